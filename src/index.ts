@@ -1,0 +1,7 @@
+/**
+ * schedlab: simulate cluster and cloud job scheduling, analyse results as
+ * dataframes, reproduce published experiments as notebooks.
+ */
+export * from './util/random';
+export * from './engine/heap';
+export * from './engine/events';
