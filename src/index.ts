@@ -5,3 +5,4 @@
 export * from './util/random';
 export * from './engine/heap';
 export * from './engine/events';
+export * as packing from './schedulers/packing';

@@ -1,0 +1,217 @@
+/**
+ * Multi-capacity (two-dimensional: CPU, memory) vector bin packing, after
+ * Leinberger, Karypis & Kumar (ICPP 1999), in the eight variants MCB1..MCB8
+ * described by Stillwell et al. ("Resource Allocation using Virtual Clusters",
+ * section 3.4) and reused by DFRS ("Dynamic Fractional Resource Scheduling versus
+ * Batch Scheduling", section 4.3).
+ *
+ * Bins (hosts, nodes) all have capacity 1 in both dimensions; item sizes are
+ * fractions of a bin. The packing is next-fit over bins and "balance-seeking"
+ * within a bin:
+ *  1. Items are split into a CPU-intensive list (cpu > mem) and a
+ *     memory-intensive list (mem >= cpu), each sorted by the variant's key.
+ *  2. Bins are filled one after the other. For the current bin we scan the list
+ *     that goes against the bin's current imbalance (more CPU than memory left:
+ *     the CPU-intensive list; otherwise the memory-intensive list) for the first
+ *     item that fits, falling back to the other list; when no item of either list
+ *     fits, we move on to the next bin and never come back.
+ *  3. The packing fails when items remain after the last bin.
+ */
+
+/** One of the eight sort orders MCB1..MCB8. */
+export type McbVariant = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8;
+
+/** A two-dimensional item; both sizes are fractions of a bin's capacity. */
+export interface VectorItem {
+  cpu: number;
+  mem: number;
+}
+
+/** Slack used in every capacity comparison so that sums of floats that are exactly 1 fit. */
+export const CAPACITY_EPSILON = 1e-9;
+
+/** Human-readable description of each variant's key and order (paper, section 3.4). */
+export const MCB_VARIANTS: Record<McbVariant, { key: string; order: 'ascending' | 'descending' }> = {
+  1: { key: 'mem + cpu', order: 'ascending' },
+  2: { key: 'max - min', order: 'ascending' },
+  3: { key: 'max / min', order: 'ascending' },
+  4: { key: 'max', order: 'ascending' },
+  5: { key: 'mem + cpu', order: 'descending' },
+  6: { key: 'max - min', order: 'descending' },
+  7: { key: 'max / min', order: 'descending' },
+  8: { key: 'max', order: 'descending' },
+};
+
+/**
+ * The sort key of an item for a variant, oriented so that the list is sorted by
+ * *ascending* returned value (descending variants return the negated key).
+ * For MCB3/MCB7 the ratio max/min is +Infinity when min is 0 (and 1 when both are 0).
+ */
+export function mcbSortKey(variant: McbVariant, cpu: number, mem: number): number {
+  const hi = cpu > mem ? cpu : mem;
+  const lo = cpu > mem ? mem : cpu;
+  let key: number;
+  switch (variant) {
+    case 1:
+    case 5:
+      key = cpu + mem;
+      break;
+    case 2:
+    case 6:
+      key = hi - lo;
+      break;
+    case 3:
+    case 7:
+      key = lo > 0 ? hi / lo : hi > 0 ? Infinity : 1;
+      break;
+    case 4:
+    case 8:
+      key = hi;
+      break;
+    default:
+      throw new RangeError(`MCB variant must be an integer in 1..8, got ${variant}`);
+  }
+  return variant >= 5 ? -key : key;
+}
+
+export interface PackOptions {
+  /** Sort order MCB1..MCB8 (default 8). */
+  variant?: McbVariant;
+  /**
+   * Capacity already used in each bin before packing (e.g. tasks pinned to a
+   * node). Arrays of length binCount; default all zero.
+   */
+  preload?: { cpu: ArrayLike<number>; mem: ArrayLike<number> };
+}
+
+/** Validate the variant option once, with a clear message. */
+export function checkVariant(variant: unknown): McbVariant {
+  if (typeof variant !== 'number' || !Number.isInteger(variant) || variant < 1 || variant > 8) {
+    throw new RangeError(`options.variant must be an integer in 1..8, got ${String(variant)}`);
+  }
+  return variant as McbVariant;
+}
+
+/**
+ * Low-level packer on parallel arrays (no allocation of item objects), used by
+ * the yield search. `cpu[i]`, `mem[i]` are item sizes; returns the bin of each
+ * item or null when the heuristic fails.
+ */
+export function packArrays(
+  cpu: ArrayLike<number>,
+  mem: ArrayLike<number>,
+  binCount: number,
+  variant: McbVariant = 8,
+  preload?: { cpu: ArrayLike<number>; mem: ArrayLike<number> },
+): Int32Array | null {
+  const n = cpu.length;
+  const placement = new Int32Array(n).fill(-1);
+  if (n === 0) return placement;
+  if (binCount <= 0) return null;
+  const eps = CAPACITY_EPSILON;
+
+  // Quick rejection: an item larger than an empty bin can never be placed.
+  for (let i = 0; i < n; i++) if (cpu[i] > 1 + eps || mem[i] > 1 + eps) return null;
+
+  // Build and sort the two lists (stable: ties keep input order, so identical
+  // tasks of one job listed together stay together, as in DFRS's job lists).
+  const keys = new Float64Array(n);
+  const cpuList: number[] = [];
+  const memList: number[] = [];
+  for (let i = 0; i < n; i++) {
+    keys[i] = mcbSortKey(variant, cpu[i], mem[i]);
+    // Ties cpu == mem go to the memory-intensive list (memory is the hard constraint).
+    if (cpu[i] > mem[i]) cpuList.push(i);
+    else memList.push(i);
+  }
+  const byKey = (a: number, b: number) => keys[a] - keys[b] || a - b;
+  cpuList.sort(byKey);
+  memList.sort(byKey);
+
+  // Singly linked lists over item ids so that removal during a scan is O(1).
+  // next[i] = following item in i's list, -1 at the end. Heads: headC, headM.
+  const next = new Int32Array(n).fill(-1);
+  for (let k = 0; k + 1 < cpuList.length; k++) next[cpuList[k]] = cpuList[k + 1];
+  for (let k = 0; k + 1 < memList.length; k++) next[memList[k]] = memList[k + 1];
+  let headC = cpuList.length > 0 ? cpuList[0] : -1;
+  let headM = memList.length > 0 ? memList[0] : -1;
+  let remaining = n;
+
+  for (let bin = 0; bin < binCount && remaining > 0; bin++) {
+    let freeCpu = 1 - (preload ? preload.cpu[bin] : 0);
+    let freeMem = 1 - (preload ? preload.mem[bin] : 0);
+    for (;;) {
+      // Which list to scan first: the one that goes against the imbalance. On a
+      // tie (e.g. an empty bin) take the list whose head comes first in the
+      // global sort order, i.e. for descending variants the largest item.
+      let cpuFirst: boolean;
+      if (freeCpu > freeMem) cpuFirst = true;
+      else if (freeMem > freeCpu) cpuFirst = false;
+      else if (headC < 0) cpuFirst = false;
+      else if (headM < 0) cpuFirst = true;
+      else cpuFirst = keys[headC] < keys[headM] || (keys[headC] === keys[headM] && headC < headM);
+
+      let found = -1;
+      for (let pass = 0; pass < 2 && found < 0; pass++) {
+        const useCpu = pass === 0 ? cpuFirst : !cpuFirst;
+        let prev = -1;
+        let i = useCpu ? headC : headM;
+        while (i >= 0) {
+          if (cpu[i] <= freeCpu + eps && mem[i] <= freeMem + eps) {
+            // Unlink i.
+            if (prev < 0) {
+              if (useCpu) headC = next[i];
+              else headM = next[i];
+            } else next[prev] = next[i];
+            found = i;
+            break;
+          }
+          prev = i;
+          i = next[i];
+        }
+      }
+      if (found < 0) break;
+      placement[found] = bin;
+      freeCpu -= cpu[found];
+      freeMem -= mem[found];
+      remaining--;
+      if (remaining === 0) break;
+    }
+  }
+  return remaining === 0 ? placement : null;
+}
+
+/**
+ * Pack two-dimensional items into `binCount` unit bins with MCB`variant`.
+ *
+ * @returns the bin index of every item (same order as `items`), or null when
+ *   the heuristic leaves items unplaced (which does not prove that no packing exists).
+ */
+export function packVectors(items: readonly VectorItem[], binCount: number, options: PackOptions = {}): number[] | null {
+  const variant = checkVariant(options.variant ?? 8);
+  if (!Number.isInteger(binCount) || binCount < 0) {
+    throw new RangeError(`packVectors: binCount must be a non-negative integer, got ${binCount}`);
+  }
+  const n = items.length;
+  const cpu = new Float64Array(n);
+  const mem = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const it = items[i];
+    if (!(it.cpu >= 0) || !(it.mem >= 0) || !Number.isFinite(it.cpu) || !Number.isFinite(it.mem)) {
+      throw new RangeError(`packVectors: items[${i}] needs finite cpu >= 0 and mem >= 0, got cpu=${it.cpu}, mem=${it.mem}`);
+    }
+    cpu[i] = it.cpu;
+    mem[i] = it.mem;
+  }
+  if (options.preload) checkPreload(options.preload, binCount, 'packVectors');
+  const p = packArrays(cpu, mem, binCount, variant, options.preload);
+  return p ? Array.from(p) : null;
+}
+
+export function checkPreload(preload: { cpu: ArrayLike<number>; mem: ArrayLike<number> }, binCount: number, where: string): void {
+  if (preload.cpu.length !== binCount || preload.mem.length !== binCount) {
+    throw new RangeError(
+      `${where}: preload.cpu and preload.mem need length binCount=${binCount}, got ${preload.cpu.length} and ${preload.mem.length}`,
+    );
+  }
+}

@@ -1,0 +1,210 @@
+/**
+ * Maximising the minimum yield with a vector-packing heuristic and a binary
+ * search on the yield (VCSched paper section 3.4; DFRS paper section 4.3).
+ *
+ * A task has a CPU *need* (fraction of a host it would use alone) and a memory
+ * requirement. Fixing a yield y turns every need into a CPU *requirement*
+ * y * cpuNeed, and the question "can every task get yield y?" becomes a
+ * two-dimensional vector packing problem, answered heuristically by MCB.
+ */
+import { CAPACITY_EPSILON, McbVariant, checkVariant, packArrays } from './mcb';
+
+/** A task to place: identical tasks of one parallel job share `job`, `cpuNeed` and `mem`. */
+export interface YieldTask {
+  job: number;
+  cpuNeed: number;
+  mem: number;
+}
+
+export interface YieldSearchOptions {
+  /** MCB variant 1..8 (default 8). */
+  variant?: McbVariant;
+  /** Stop the binary search when the bracket [feasible, infeasible] is this narrow (default 0.01, as in both papers). */
+  tolerance?: number;
+  /**
+   * Try the upper bound min(1, hosts / total need) before bisecting (default true).
+   * The paper starts bisecting at half the upper bound; probing the bound first
+   * costs one packing and returns the exact bound whenever it is packable.
+   */
+  probeUpperBound?: boolean;
+  /**
+   * Optional host per task that must be kept (e.g. DFRS's minvt rule: recently
+   * started tasks keep their node). Entries that are null/undefined/-1 are free.
+   */
+  fixedHost?: ArrayLike<number | null | undefined>;
+}
+
+export interface YieldSearchResult {
+  /**
+   * Minimum yield achieved by `placement` when every task gets the same yield:
+   * min(1, 1 / max host CPU load), the load being the sum of CPU needs on a host.
+   * It is >= `searchedYield` and it is itself packable, so it is the value to use.
+   */
+  yield: number;
+  /** Largest yield value for which the binary search found a packing. */
+  searchedYield: number;
+  /** Host index per task (same order as the input). */
+  placement: number[];
+  /** Number of packing attempts made (cost measure). */
+  packings: number;
+}
+
+/** Largest yield any placement can reach: min(1, hosts / sum of CPU needs). */
+export function yieldUpperBound(tasks: readonly YieldTask[], hosts: number): number {
+  let total = 0;
+  for (const t of tasks) total += t.cpuNeed;
+  return total <= hosts ? 1 : hosts / total;
+}
+
+/**
+ * CPU load (sum of CPU needs) per host for a placement.
+ */
+export function hostCpuLoads(tasks: readonly YieldTask[], placement: ArrayLike<number>, hosts: number): number[] {
+  const load = new Array<number>(hosts).fill(0);
+  for (let i = 0; i < tasks.length; i++) load[placement[i]] += tasks[i].cpuNeed;
+  return load;
+}
+
+/** The minimum yield of a placement when all tasks get equal yields: min(1, 1 / max load). */
+export function placementMinYield(tasks: readonly YieldTask[], placement: ArrayLike<number>, hosts: number): number {
+  let maxLoad = 0;
+  for (const l of hostCpuLoads(tasks, placement, hosts)) if (l > maxLoad) maxLoad = l;
+  return maxLoad <= 1 ? 1 : 1 / maxLoad;
+}
+
+function checkTasks(tasks: readonly YieldTask[], where: string): void {
+  for (let i = 0; i < tasks.length; i++) {
+    const t = tasks[i];
+    if (!(t.cpuNeed >= 0 && Number.isFinite(t.cpuNeed)) || !(t.mem >= 0 && Number.isFinite(t.mem))) {
+      throw new RangeError(`${where}: tasks[${i}] needs finite cpuNeed >= 0 and mem >= 0, got cpuNeed=${t.cpuNeed}, mem=${t.mem}`);
+    }
+  }
+}
+
+/**
+ * Find (heuristically) the largest yield y in [0, 1] such that the items
+ * (y * cpuNeed, mem) can be packed on `hosts` unit hosts by MCB`variant`, by
+ * binary search with the given tolerance.
+ *
+ * Semantics, following both papers:
+ *  - every task is an independent item for packing; tasks of the same job are
+ *    identical and MAY share a host (the memory constraints of the parallel-job
+ *    MILP, eq. 12-21, and DFRS's packing both sum over tasks on a host; nothing
+ *    forbids co-location);
+ *  - all tasks receive the same yield in this phase, so a job's tasks progress
+ *    at the same rate;
+ *  - `job` is not used for packing; list the tasks of a job consecutively (in
+ *    priority order of jobs) so that ties keep them together as DFRS does.
+ *
+ * Search: test the upper bound min(1, hosts / total need) first (optional);
+ * otherwise bisect (0, ub) - the first probe is ub/2 as in the paper - keeping
+ * the best packing found. If no probe succeeded, y = 0 (memory only) is tried.
+ *
+ * @returns null when even y = 0 does not pack, i.e. memory does not fit (as far
+ *   as the heuristic can tell).
+ */
+export function maximizeMinYield(
+  tasks: readonly YieldTask[],
+  hosts: number,
+  options: YieldSearchOptions = {},
+): YieldSearchResult | null {
+  const variant = checkVariant(options.variant ?? 8);
+  const tolerance = options.tolerance ?? 0.01;
+  if (!(tolerance > 0 && tolerance < 1)) throw new RangeError(`maximizeMinYield: tolerance must be in (0, 1), got ${tolerance}`);
+  if (!Number.isInteger(hosts) || hosts < 0) throw new RangeError(`maximizeMinYield: hosts must be a non-negative integer, got ${hosts}`);
+  checkTasks(tasks, 'maximizeMinYield');
+
+  const n = tasks.length;
+  if (n === 0) return { yield: 1, searchedYield: 1, placement: [], packings: 0 };
+  if (hosts === 0) return null;
+
+  // Split free and pinned tasks.
+  const fixed = options.fixedHost;
+  if (fixed && fixed.length !== n) {
+    throw new RangeError(`maximizeMinYield: fixedHost needs one entry per task (${n}), got ${fixed.length}`);
+  }
+  const free: number[] = [];
+  const pinnedNeed = new Float64Array(hosts);
+  const pinnedMem = new Float64Array(hosts);
+  for (let i = 0; i < n; i++) {
+    const h = fixed ? fixed[i] : undefined;
+    if (h === null || h === undefined || h === -1) {
+      free.push(i);
+      continue;
+    }
+    if (!Number.isInteger(h) || h < 0 || h >= hosts) {
+      throw new RangeError(`maximizeMinYield: fixedHost[${i}] must be a host index in 0..${hosts - 1}, got ${h}`);
+    }
+    pinnedNeed[h] += tasks[i].cpuNeed;
+    pinnedMem[h] += tasks[i].mem;
+  }
+  for (let h = 0; h < hosts; h++) if (pinnedMem[h] > 1 + CAPACITY_EPSILON) return null;
+  let maxPinnedNeed = 0;
+  for (let h = 0; h < hosts; h++) if (pinnedNeed[h] > maxPinnedNeed) maxPinnedNeed = pinnedNeed[h];
+
+  const m = free.length;
+  const need = new Float64Array(m);
+  const mem = new Float64Array(m);
+  for (let k = 0; k < m; k++) {
+    need[k] = tasks[free[k]].cpuNeed;
+    mem[k] = tasks[free[k]].mem;
+  }
+  const cpu = new Float64Array(m);
+  const preCpu = new Float64Array(hosts);
+  const preload = { cpu: preCpu, mem: pinnedMem };
+  let packings = 0;
+
+  const tryYield = (y: number): Int32Array | null => {
+    if (y * maxPinnedNeed > 1 + CAPACITY_EPSILON) return null;
+    for (let k = 0; k < m; k++) cpu[k] = y * need[k];
+    for (let h = 0; h < hosts; h++) preCpu[h] = y * pinnedNeed[h];
+    packings++;
+    return packArrays(cpu, mem, hosts, variant, preload);
+  };
+
+  const ub = yieldUpperBound(tasks, hosts);
+  let best: Int32Array | null = null;
+  let bestY = 0;
+  if (options.probeUpperBound ?? true) {
+    best = tryYield(ub);
+    if (best) bestY = ub;
+  }
+  if (!best) {
+    let lo = 0;
+    let hi = ub;
+    while (hi - lo > tolerance) {
+      const mid = (lo + hi) / 2;
+      const p = tryYield(mid);
+      if (p) {
+        best = p;
+        bestY = mid;
+        lo = mid;
+      } else hi = mid;
+    }
+    if (!best) {
+      best = tryYield(0);
+      if (!best) return null;
+      bestY = 0;
+    }
+  }
+
+  const placement = new Array<number>(n);
+  for (let i = 0; i < n; i++) {
+    const h = fixed ? fixed[i] : undefined;
+    if (h !== null && h !== undefined && h !== -1) placement[i] = h;
+  }
+  for (let k = 0; k < m; k++) placement[free[k]] = best[k];
+  return { yield: placementMinYield(tasks, placement, hosts), searchedYield: bestY, placement, packings };
+}
+
+/** Expand jobs {cpuNeed, mem, tasks} into one YieldTask per task, jobs kept in order. */
+export function tasksOfJobs(jobs: readonly { cpuNeed: number; mem: number; tasks: number }[]): YieldTask[] {
+  const out: YieldTask[] = [];
+  jobs.forEach((j, jobIndex) => {
+    if (!Number.isInteger(j.tasks) || j.tasks < 1) {
+      throw new RangeError(`tasksOfJobs: jobs[${jobIndex}].tasks must be a positive integer, got ${j.tasks}`);
+    }
+    for (let k = 0; k < j.tasks; k++) out.push({ job: jobIndex, cpuNeed: j.cpuNeed, mem: j.mem });
+  });
+  return out;
+}
