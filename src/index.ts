@@ -5,4 +5,8 @@
 export * from './util/random';
 export * from './engine/heap';
 export * from './engine/events';
+export * from './workloads/job';
+export * from './workloads/lublin';
+export * from './workloads/swf';
 export * as packing from './schedulers/packing';
+export * from './analysis';
