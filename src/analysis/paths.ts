@@ -1,0 +1,56 @@
+/** Where a notebook's outputs go: `out/<notebook>/`, with `tables/` and `figures/` inside. */
+import * as fs from 'fs';
+import * as path from 'path';
+
+/** The repository root: the folder holding schedlab's package.json. */
+export function repoRoot(): string {
+  let dir = __dirname;
+  for (;;) {
+    const pkg = path.join(dir, 'package.json');
+    if (fs.existsSync(pkg)) {
+      try {
+        if (JSON.parse(fs.readFileSync(pkg, 'utf8')).name === 'schedlab') return dir;
+      } catch {
+        // not ours; keep climbing
+      }
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error(`cannot find the schedlab repository root above ${__dirname}`);
+    dir = parent;
+  }
+}
+
+function ensureDir(dir: string): string {
+  fs.mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+function checkName(notebook: string): void {
+  if (!/^[A-Za-z0-9._-]+$/.test(notebook)) {
+    throw new Error(`notebook name must be a plain file name such as "01-dfrs-vs-batch", got "${notebook}"`);
+  }
+}
+
+/** `out/<notebook>/` (created). Override the base folder with SCHEDLAB_OUT. */
+export function outDir(notebook: string): string {
+  checkName(notebook);
+  const base = process.env.SCHEDLAB_OUT ?? path.join(repoRoot(), 'out');
+  return ensureDir(path.join(base, notebook));
+}
+
+/** `out/<notebook>/tables/` (created). */
+export function tablesDir(notebook: string): string {
+  return ensureDir(path.join(outDir(notebook), 'tables'));
+}
+
+/** `out/<notebook>/figures/` (created). */
+export function figuresDir(notebook: string): string {
+  return ensureDir(path.join(outDir(notebook), 'figures'));
+}
+
+/** The experiment scale chosen by SCHEDLAB_SCALE: 'quick' (default) or 'paper'. */
+export function scale(): 'quick' | 'paper' {
+  const s = process.env.SCHEDLAB_SCALE ?? 'quick';
+  if (s !== 'quick' && s !== 'paper') throw new Error(`SCHEDLAB_SCALE must be "quick" or "paper", got "${s}"`);
+  return s;
+}

@@ -1,0 +1,130 @@
+/**
+ * Static rendering of figures in headless Chromium (Debian's /usr/bin/chromium,
+ * driven by playwright-core). plotly.js needs a browser, so it runs there, from
+ * the installed plotly.js-dist bundle (no network). One browser and one page
+ * are kept for the whole process and reused for every figure.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import * as os from 'os';
+import type { Figure } from './charts';
+
+type Browser = import('playwright-core').BrowserContext;
+type Page = import('playwright-core').Page;
+
+/** The Chromium flags this closed network needs (no sandbox as root, no background traffic). */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+/** Path of the plotly.js bundle shipped by the plotly.js-dist package. */
+export function plotlyBundlePath(): string {
+  return require.resolve('plotly.js-dist');
+}
+
+/** The Chromium executable: SCHEDLAB_CHROMIUM, else /usr/bin/chromium. */
+export function chromiumPath(): string {
+  const p = process.env.SCHEDLAB_CHROMIUM ?? '/usr/bin/chromium';
+  if (!fs.existsSync(p)) {
+    throw new Error(`Chromium not found at ${p}: run the set-up (scripts/setup.sh installs Debian's chromium) or set SCHEDLAB_CHROMIUM`);
+  }
+  return p;
+}
+
+let session: Promise<{ browser: Browser; page: Page; userDataDir: string }> | undefined;
+
+async function startSession(): Promise<{ browser: Browser; page: Page; userDataDir: string }> {
+  // eslint-disable-next-line @typescript-eslint/no-var-requires
+  const { chromium } = require('playwright-core') as typeof import('playwright-core');
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'schedlab-chromium-'));
+  // A fresh, throw-away profile for every session.
+  const browser = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: chromiumPath(),
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
+  const page = await browser.newPage();
+  await page.setContent('<!doctype html><html><head><meta charset="utf-8"></head><body style="margin:0;background:#fff"><div id="g"></div></body></html>');
+  await page.addScriptTag({ path: plotlyBundlePath() });
+  return { browser, page, userDataDir };
+}
+
+function getSession(): Promise<{ browser: Browser; page: Page; userDataDir: string }> {
+  if (!session) {
+    session = startSession();
+    session.catch(() => (session = undefined));
+  }
+  return session;
+}
+
+/** Close the shared browser (tests and scripts call this so the process can exit). */
+export async function closeRenderer(): Promise<void> {
+  if (!session) return;
+  const s = session;
+  session = undefined;
+  try {
+    const { browser, userDataDir } = await s;
+    await browser.close();
+    fs.rmSync(userDataDir, { recursive: true, force: true });
+  } catch {
+    // a failed start has nothing to close
+  }
+}
+
+export type ImageFormat = 'png' | 'svg' | 'pdf';
+
+export interface RenderOptions {
+  /** Pixel density of PNG output (default 2: crisp at the figure's CSS size). */
+  scale?: number;
+}
+
+/** Render a figure to PNG, SVG or PDF bytes. */
+export async function renderFigure(fig: Figure, format: ImageFormat, options: RenderOptions = {}): Promise<Buffer> {
+  const { page, browser } = await getSession();
+  if (format === 'pdf') {
+    const svg = (await renderFigure(fig, 'svg')).toString('utf8');
+    const pdfPage = await browser.newPage();
+    try {
+      await pdfPage.setContent(`<!doctype html><html><body style="margin:0">${svg}</body></html>`);
+      return await pdfPage.pdf({ width: `${fig.width}px`, height: `${fig.height}px`, printBackground: true, pageRanges: '1' });
+    } finally {
+      await pdfPage.close();
+    }
+  }
+  const url: string = await page.evaluate(
+    // Runs in the browser, where Plotly is a global.
+    async ({ f, fmt, scale }) => {
+      const P = (globalThis as unknown as { Plotly: { toImage: (fig: unknown, o: unknown) => Promise<string> } }).Plotly;
+      return P.toImage({ data: f.data, layout: { ...f.layout, width: f.width, height: f.height } }, { format: fmt, width: f.width, height: f.height, scale });
+    },
+    { f: JSON.parse(JSON.stringify(fig)), fmt: format, scale: format === 'png' ? options.scale ?? 2 : 1 },
+  );
+  const comma = url.indexOf(',');
+  const header = url.slice(0, comma);
+  const body = url.slice(comma + 1);
+  return header.endsWith(';base64') ? Buffer.from(body, 'base64') : Buffer.from(decodeURIComponent(body), 'utf8');
+}
+
+/**
+ * Write a figure at publication size: `<base>.svg`, `<base>.png` and `<base>.pdf`
+ * (or only the formats asked for). Returns the paths written.
+ */
+export async function exportFigure(fig: Figure, base: string, options: { formats?: ImageFormat[]; scale?: number } = {}): Promise<string[]> {
+  const formats = options.formats ?? ['svg', 'png', 'pdf'];
+  fs.mkdirSync(path.dirname(path.resolve(base)), { recursive: true });
+  const written: string[] = [];
+  for (const fmt of formats) {
+    const file = `${base.replace(/\.(svg|png|pdf)$/i, '')}.${fmt}`;
+    fs.writeFileSync(file, await renderFigure(fig, fmt, { scale: options.scale }));
+    written.push(file);
+  }
+  return written;
+}
