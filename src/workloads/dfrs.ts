@@ -3,6 +3,11 @@
  * Stillwell, Vivien & Casanova): jobs made of identical tasks, each with a CPU
  * need and a memory requirement expressed as fractions of one node.
  */
+import * as fs from 'fs';
+import { Rng, Seed } from '../util/random';
+import { WorkloadJob } from './job';
+import { generateLublin } from './lublin';
+import { readSwfSync } from './swf';
 
 /** One job of a DFRS workload. All tasks of a job are identical. */
 export interface DfrsJob {
@@ -20,4 +25,309 @@ export interface DfrsJob {
   runtime: number;
   /** User runtime estimate, seconds, for batch schedulers that backfill. */
   estimate?: number;
+}
+
+// ---------------------------------------------------------------------------
+// Work and offered load
+
+/** CPU work of a job in node-seconds: runtime · tasks · cpuNeed. */
+export function dfrsWork(job: DfrsJob): number {
+  return job.runtime * job.tasks * job.cpuNeed;
+}
+
+/**
+ * Offered load of a trace on `nodes` nodes.
+ *
+ * The paper scales inter-arrival times to reach an "offered load [3]"
+ * (Batat & Feitelson) without writing the formula. We use the usual one:
+ * demanded work over available capacity during the arrival span,
+ *   load = Σ_j p_j · c_j · |T_j|  /  (|P| · (r_last − r_first)),
+ * with work measured in CPU demand (node-units, the sum of CPU needs, as in
+ * the paper's bound and its underutilization metric), so a sequential task
+ * on a quad-core node counts as 0.25 node. Multiplying all inter-arrival
+ * times by k divides this load by exactly k.
+ */
+export function offeredLoad(jobs: readonly DfrsJob[], nodes: number): number {
+  if (!(nodes > 0)) throw new RangeError(`offeredLoad: nodes must be > 0, got ${nodes}`);
+  if (jobs.length < 2) throw new RangeError(`offeredLoad: needs at least 2 jobs, got ${jobs.length}`);
+  let first = Infinity;
+  let last = -Infinity;
+  let work = 0;
+  for (const j of jobs) {
+    first = Math.min(first, j.submit);
+    last = Math.max(last, j.submit);
+    work += dfrsWork(j);
+  }
+  if (!(last > first)) throw new RangeError('offeredLoad: all jobs are submitted at the same time (zero arrival span)');
+  return work / (nodes * (last - first));
+}
+
+/**
+ * The same trace with every inter-arrival time multiplied by one constant so
+ * that its offered load (see {@link offeredLoad}) equals `load`. Job mix,
+ * order and the first submit time are unchanged; only later submit times move.
+ * Input must be sorted by submit time.
+ */
+export function scaleToLoad(jobs: readonly DfrsJob[], load: number, nodes: number): DfrsJob[] {
+  if (!(load > 0) || !Number.isFinite(load)) throw new RangeError(`scaleToLoad: load must be a finite number > 0, got ${load}`);
+  for (let i = 1; i < jobs.length; i++) {
+    if (jobs[i].submit < jobs[i - 1].submit) {
+      throw new RangeError(`scaleToLoad: jobs must be sorted by submit time (index ${i}, id ${jobs[i].id})`);
+    }
+  }
+  const factor = offeredLoad(jobs, nodes) / load;
+  const origin = jobs[0].submit;
+  return jobs.map((j) => ({ ...j, submit: origin + (j.submit - origin) * factor }));
+}
+
+/** The nine offered loads of the paper's scaled synthetic traces (0.1 to 0.9). */
+export const DFRS_LOADS: readonly number[] = Object.freeze([0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]);
+
+// ---------------------------------------------------------------------------
+// Synthetic traces (Section 5.3.2)
+
+export interface SyntheticDfrsOptions {
+  seed: Seed;
+  /** Number of jobs (default 1000, as in the paper). */
+  jobs?: number;
+  /** Nodes in the cluster (default 128): the Lublin model's machine size. */
+  nodes?: number;
+  /** Cores per node (default 4, "quad-core"): a sequential task needs 1/cores of a node. */
+  cores?: number;
+}
+
+/**
+ * One "unscaled" synthetic DFRS trace (Section 5.3.2).
+ *
+ * - Arrivals, sizes and runtimes: the Lublin–Feitelson model
+ *   ({@link generateLublin}, batch and interactive streams) with machine size
+ *   = `nodes`; the model's job size (node count) is taken as the number of
+ *   tasks.
+ * - CPU need: the task of a one-task job is sequential, 1/cores of a node
+ *   (0.25 on quad-core nodes); tasks of all other jobs are multi-threaded and
+ *   CPU-bound, need 1.0.
+ * - Memory per task: 10% for 55% of jobs, otherwise 10·x% with x uniform in
+ *   {2, ..., 10} (drawn per job, independent of size and runtime).
+ * - estimate = runtime: the paper gives EASY perfect runtime knowledge.
+ * Same options => identical output.
+ */
+export function syntheticDfrsTrace(options: SyntheticDfrsOptions): DfrsJob[] {
+  const count = options.jobs ?? 1000;
+  const nodes = options.nodes ?? 128;
+  const cores = options.cores ?? 4;
+  if (!(Number.isInteger(nodes) && nodes >= 1)) throw new RangeError(`syntheticDfrsTrace: nodes must be a positive integer, got ${nodes}`);
+  if (!(Number.isInteger(cores) && cores >= 1)) throw new RangeError(`syntheticDfrsTrace: cores must be a positive integer, got ${cores}`);
+  const base = generateLublin({ jobs: count, seed: options.seed, machineSize: nodes });
+  const memoryRng = new Rng(options.seed).fork('dfrs/memory');
+  return base.map((job) => {
+    const mem = memoryRng.bernoulli(0.55) ? 0.1 : memoryRng.int(2, 10) / 10;
+    return {
+      id: job.id,
+      submit: job.submit,
+      tasks: job.procs,
+      cpuNeed: job.procs === 1 ? 1 / cores : 1,
+      mem,
+      runtime: job.runtime,
+      estimate: job.runtime,
+    };
+  });
+}
+
+// ---------------------------------------------------------------------------
+// HPC2N real-world trace (Section 5.3.1)
+
+/** Where the cleaned HPC2N log lives on this machine. */
+export const HPC2N_TRACE_PATH = '/work/shared/data/traces/HPC2N-2002-2.2-cln.swf.gz';
+/** The HPC2N "Seth" cluster: 120 dual-core nodes (240 processors). */
+export const HPC2N_NODES = 120;
+export const HPC2N_CORES = 2;
+/** Node memory used to turn KB into a fraction: 2 GB (the paper's "system memory of 2GB"), in KB. */
+export const HPC2N_NODE_MEMORY_KB = 2 * 1024 * 1024;
+export const WEEK_SECONDS = 7 * 24 * 3600;
+
+export interface Hpc2nOptions {
+  /** Node memory in KB (default 2 GB = 2,097,152 KB; SWF memory fields are KB). */
+  nodeMemoryKB?: number;
+  /** Lowest per-processor memory fraction (default 0.1). */
+  memoryFloor?: number;
+  /**
+   * Runtime estimate given to batch schedulers: 'exact' (default; the paper
+   * gives EASY perfect knowledge) or 'requested' (SWF requested time, falling
+   * back to the runtime when missing or smaller than it).
+   */
+  estimate?: 'exact' | 'requested';
+}
+
+/**
+ * Turn one HPC2N SWF job into a DFRS job, as Section 5.3.1 says:
+ * 1. per-processor memory = max(requested, used memory) / 2 GB, at least 10%;
+ *    jobs with neither field get the 10% floor;
+ * 2. an even processor count with per-processor memory < 50%: procs/2
+ *    multi-threaded tasks, CPU need 1.0 (both cores of a dual-core node),
+ *    memory doubled; otherwise (odd count, or >= 50% memory) one task per
+ *    processor, CPU need 0.5 (one core).
+ * Choices: memory above the node (> 100%) would be capped at 100% (none occurs
+ * in the cleaned log); every job is kept whatever its SWF status (the paper
+ * removes none), submit time and runtime are taken as they are.
+ */
+export function hpc2nJob(job: WorkloadJob, options: Hpc2nOptions = {}): DfrsJob {
+  const nodeMemory = options.nodeMemoryKB ?? HPC2N_NODE_MEMORY_KB;
+  const floor = options.memoryFloor ?? 0.1;
+  const kb = Math.max(job.requestedMemory ?? -1, job.usedMemory ?? -1);
+  const perProc = Math.min(1, Math.max(floor, kb > 0 ? kb / nodeMemory : 0));
+  if (!(Number.isInteger(job.procs) && job.procs >= 1)) {
+    throw new RangeError(`hpc2nJob: job ${job.id}: processors must be a positive integer, got ${job.procs}`);
+  }
+  const multiThreaded = job.procs % 2 === 0 && perProc < 0.5;
+  const estimate =
+    options.estimate === 'requested' && job.requestedTime !== undefined ? Math.max(job.requestedTime, job.runtime) : job.runtime;
+  return {
+    id: job.id,
+    submit: job.submit,
+    tasks: multiThreaded ? job.procs / 2 : job.procs,
+    cpuNeed: multiThreaded ? 1 : 0.5,
+    mem: multiThreaded ? 2 * perProc : perProc,
+    runtime: job.runtime,
+    estimate,
+  };
+}
+
+export interface Hpc2nWeeksOptions extends Hpc2nOptions {
+  /** Segment length in seconds (default one week). */
+  segmentSeconds?: number;
+  /**
+   * Time at which segment 0 starts, in the log's clock (default 0, the log's
+   * StartTime). Segment k holds the jobs submitted in
+   * [origin + k·segment, origin + (k+1)·segment).
+   */
+  origin?: number;
+  /** Shift each segment's submit times so that the segment starts at 0 (default true). */
+  rebase?: boolean;
+}
+
+/**
+ * Preprocess an HPC2N job list ({@link hpc2nJob}) and cut it into week-long
+ * segments by submit time. Choices (the paper only says "week-long
+ * segments, 182 scenarios"): weeks are aligned on the log start; a job
+ * belongs to the week it is submitted in and keeps its full runtime, even when
+ * it runs past the week's end; weeks with no job are dropped (there are none
+ * in the cleaned log, which spans 181.2 weeks and so gives 182 segments);
+ * submit times are rebased to the week start unless `rebase: false`.
+ */
+export function hpc2nWeeks(jobs: readonly WorkloadJob[], options: Hpc2nWeeksOptions = {}): DfrsJob[][] {
+  const segment = options.segmentSeconds ?? WEEK_SECONDS;
+  const origin = options.origin ?? 0;
+  const rebase = options.rebase ?? true;
+  if (!(segment > 0)) throw new RangeError(`hpc2nWeeks: segmentSeconds must be > 0, got ${segment}`);
+  const weeks = new Map<number, DfrsJob[]>();
+  for (const job of jobs) {
+    if (job.submit < origin) continue;
+    const k = Math.floor((job.submit - origin) / segment);
+    const converted = hpc2nJob(job, options);
+    if (rebase) converted.submit = job.submit - (origin + k * segment);
+    let list = weeks.get(k);
+    if (!list) weeks.set(k, (list = []));
+    list.push(converted);
+  }
+  return [...weeks.keys()].sort((a, b) => a - b).map((k) => weeks.get(k)!);
+}
+
+const hpc2nCache = new Map<string, WorkloadJob[]>();
+
+/** Read the HPC2N SWF log once per process (cached by path). */
+export function readHpc2n(path = HPC2N_TRACE_PATH): WorkloadJob[] {
+  let jobs = hpc2nCache.get(path);
+  if (!jobs) {
+    if (!fs.existsSync(path)) throw new Error(`readHpc2n: trace file not found: ${path}`);
+    jobs = readSwfSync(path).jobs;
+    hpc2nCache.set(path, jobs);
+  }
+  return jobs;
+}
+
+// ---------------------------------------------------------------------------
+// The three trace sets of the paper's Table 2
+
+export type DfrsTraceSetName = 'unscaled' | 'scaled' | 'hpc2n';
+
+/** One trace of a set, with what is needed to simulate and label it. */
+export interface DfrsTrace {
+  set: DfrsTraceSetName;
+  /** Short unique name inside the set, e.g. "lublin-3", "lublin-3@0.7", "week-12". */
+  name: string;
+  /** Index of the base synthetic trace, or of the week in the HPC2N log. */
+  index: number;
+  /** Offered load the trace was scaled to (scaled set only). */
+  load?: number;
+  /** Offered load of the trace as it is (see {@link offeredLoad}). */
+  offeredLoad: number;
+  nodes: number;
+  cores: number;
+  jobs: DfrsJob[];
+}
+
+export interface DfrsTraceSetOptions {
+  /**
+   * unscaled: number of synthetic traces (paper: 100). scaled: number of base
+   * traces, each at every load (paper: 100, giving 900). hpc2n: number of weeks
+   * (paper: all 182); fewer weeks are picked evenly spaced over the log.
+   * Default: the paper's count.
+   */
+  count?: number;
+  /** Base seed of the synthetic traces (default 1); trace i uses seed `${seed}/${i}`. */
+  seed?: Seed;
+  /** Jobs per synthetic trace (default 1000). */
+  jobs?: number;
+  /** Loads of the scaled set (default 0.1..0.9). */
+  loads?: readonly number[];
+  /** HPC2N log location. */
+  path?: string;
+}
+
+/** Number of traces the paper used for each set, and the default `count`. */
+export const DFRS_PAPER_COUNTS: Readonly<Record<DfrsTraceSetName, number>> = Object.freeze({ unscaled: 100, scaled: 100, hpc2n: 182 });
+
+/**
+ * The traces of one of the paper's three sets (Table 2). Synthetic sets use
+ * 128 quad-core nodes; the scaled set rescales the *same* base traces as the
+ * unscaled set (base trace i, then each load), as the paper does. The HPC2N set
+ * uses 120 dual-core nodes.
+ */
+export function dfrsTraceSet(name: DfrsTraceSetName, options: DfrsTraceSetOptions = {}): DfrsTrace[] {
+  if (name !== 'unscaled' && name !== 'scaled' && name !== 'hpc2n') {
+    throw new RangeError(`dfrsTraceSet: unknown set '${name as string}' (expected 'unscaled', 'scaled' or 'hpc2n')`);
+  }
+  const count = options.count ?? DFRS_PAPER_COUNTS[name];
+  if (!(Number.isInteger(count) && count >= 0)) throw new RangeError(`dfrsTraceSet: count must be a non-negative integer, got ${count}`);
+  if (name === 'hpc2n') {
+    const weeks = hpc2nWeeks(readHpc2n(options.path));
+    if (count > weeks.length) throw new RangeError(`dfrsTraceSet: count ${count} exceeds the ${weeks.length} HPC2N weeks`);
+    const picked = Array.from({ length: count }, (_, i) => Math.floor((i * weeks.length) / count));
+    return picked.map((w) => ({
+      set: name,
+      name: `week-${w}`,
+      index: w,
+      offeredLoad: weeks[w].length >= 2 ? offeredLoad(weeks[w], HPC2N_NODES) : 0,
+      nodes: HPC2N_NODES,
+      cores: HPC2N_CORES,
+      jobs: weeks[w],
+    }));
+  }
+  const nodes = 128;
+  const cores = 4;
+  const seed = options.seed ?? 1;
+  const loads = options.loads ?? DFRS_LOADS;
+  const out: DfrsTrace[] = [];
+  for (let i = 0; i < count; i++) {
+    const jobs = syntheticDfrsTrace({ seed: `${seed}/${i}`, jobs: options.jobs ?? 1000, nodes, cores });
+    if (name === 'unscaled') {
+      out.push({ set: name, name: `lublin-${i}`, index: i, offeredLoad: offeredLoad(jobs, nodes), nodes, cores, jobs });
+    } else {
+      for (const load of loads) {
+        const scaled = scaleToLoad(jobs, load, nodes);
+        out.push({ set: name, name: `lublin-${i}@${load}`, index: i, load, offeredLoad: offeredLoad(scaled, nodes), nodes, cores, jobs: scaled });
+      }
+    }
+  }
+  return out;
 }

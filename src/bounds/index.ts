@@ -1,0 +1,3 @@
+/** Lower bounds on scheduling objectives (offline, relaxed problems). */
+export * from './maxflow';
+export * from './maxstretch';
