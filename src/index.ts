@@ -10,3 +10,5 @@ export * from './workloads/lublin';
 export * from './workloads/swf';
 export * as packing from './schedulers/packing';
 export * from './analysis';
+export * as bounds from './bounds';
+export * as dfrsWorkloads from './workloads/dfrs';
