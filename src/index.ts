@@ -8,6 +8,8 @@ export * from './engine/events';
 export * from './workloads/job';
 export * from './workloads/lublin';
 export * from './workloads/swf';
+export * from './workloads/traces';
+export * from './workloads/filters';
 export * as packing from './schedulers/packing';
 export * from './analysis';
 export * as bounds from './bounds';

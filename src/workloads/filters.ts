@@ -1,0 +1,153 @@
+/**
+ * Workload filters and load arithmetic. All functions return new arrays of
+ * new job objects; inputs are never modified.
+ */
+import { WorkloadJob } from './job';
+
+export const SECONDS_PER_WEEK = 7 * 24 * 3600;
+
+/** Smallest submit time (a loop: spreading 200,000 values into Math.min overflows the stack). */
+function firstSubmit(jobs: readonly WorkloadJob[]): number {
+  let m = Infinity;
+  for (const j of jobs) if (j.submit < m) m = j.submit;
+  return m;
+}
+
+/** Jobs with start <= submit < end. */
+export function timeWindow(jobs: readonly WorkloadJob[], window: { start?: number; end?: number }): WorkloadJob[] {
+  const start = window.start ?? -Infinity;
+  const end = window.end ?? Infinity;
+  if (!(start <= end)) throw new RangeError(`timeWindow: start ${start} is after end ${end}`);
+  return jobs.filter((j) => j.submit >= start && j.submit < end).map((j) => ({ ...j }));
+}
+
+/** Shift submit times so the first job is submitted at `origin` (default 0). */
+export function rebase(jobs: readonly WorkloadJob[], origin = 0): WorkloadJob[] {
+  if (jobs.length === 0) return [];
+  const first = firstSubmit(jobs);
+  return jobs.map((j) => ({ ...j, submit: j.submit - first + origin }));
+}
+
+export interface SegmentOptions {
+  /** Segment length in seconds (default one week). */
+  length?: number;
+  /** Start of the first segment (default: the first submit time). */
+  start?: number;
+  /** Shift each segment so it starts at time 0 (default true). */
+  rebase?: boolean;
+  /** Drop segments with fewer jobs than this (default 1: empty segments are dropped). */
+  minJobs?: number;
+}
+
+/**
+ * Cut a trace into consecutive fixed-length segments by submit time (default
+ * week-long). With `rebase` (default) segment k's times are relative to the
+ * segment start, so each segment is a workload of its own.
+ */
+export function weeklySegments(jobs: readonly WorkloadJob[], options: SegmentOptions = {}): WorkloadJob[][] {
+  const length = options.length ?? SECONDS_PER_WEEK;
+  if (!(length > 0)) throw new RangeError(`weeklySegments: length must be > 0, got ${length}`);
+  if (jobs.length === 0) return [];
+  const start = options.start ?? firstSubmit(jobs);
+  const minJobs = options.minJobs ?? 1;
+  const doRebase = options.rebase ?? true;
+  const buckets = new Map<number, WorkloadJob[]>();
+  for (const j of jobs) {
+    if (j.submit < start) continue;
+    const k = Math.floor((j.submit - start) / length);
+    let b = buckets.get(k);
+    if (!b) buckets.set(k, (b = []));
+    b.push(doRebase ? { ...j, submit: j.submit - (start + k * length) } : { ...j });
+  }
+  return [...buckets.keys()]
+    .sort((a, b) => a - b)
+    .map((k) => buckets.get(k) as WorkloadJob[])
+    .filter((b) => b.length >= minJobs);
+}
+
+export interface CleanOptions {
+  /** Drop jobs with more processors than this. */
+  machineSize?: number;
+  /** Drop jobs without a requested time (needed for backfilling on user estimates). Default false. */
+  requireRequestedTime?: boolean;
+  /** Drop jobs with run time 0 (default false). */
+  dropZeroRuntime?: boolean;
+  /** Keep only these status codes (default: keep all). */
+  statuses?: number[];
+  /** Drop jobs whose requested memory exceeds this (KB per processor). */
+  maxRequestedMemory?: number;
+}
+
+export interface CleanResult {
+  jobs: WorkloadJob[];
+  /** Jobs dropped, by reason (only reasons that dropped something appear). */
+  dropped: Record<string, number>;
+}
+
+/**
+ * Remove jobs that cannot be used, counting what was dropped and why. Each
+ * job is counted under the first reason that applies, in the order: invalid
+ * core fields, processors over machine, missing requested time, zero run
+ * time, status, memory.
+ */
+export function cleanJobs(jobs: readonly WorkloadJob[], options: CleanOptions = {}): CleanResult {
+  const dropped: Record<string, number> = {};
+  const drop = (r: string) => (dropped[r] = (dropped[r] ?? 0) + 1);
+  const statuses = options.statuses ? new Set(options.statuses) : undefined;
+  const out: WorkloadJob[] = [];
+  for (const j of jobs) {
+    if (!Number.isFinite(j.submit) || j.submit < 0) drop('invalid submit time');
+    else if (!Number.isFinite(j.runtime) || j.runtime < 0) drop('invalid run time');
+    else if (!Number.isFinite(j.procs) || j.procs < 1) drop('invalid processors');
+    else if (options.machineSize !== undefined && j.procs > options.machineSize) drop('more processors than machine');
+    else if (options.requireRequestedTime && !(j.requestedTime !== undefined && j.requestedTime > 0)) drop('missing requested time');
+    else if (options.dropZeroRuntime && j.runtime === 0) drop('zero run time');
+    else if (statuses && !statuses.has(j.status ?? -1)) drop(`status ${j.status ?? -1}`);
+    else if (options.maxRequestedMemory !== undefined && (j.requestedMemory ?? 0) > options.maxRequestedMemory) drop('requested memory over limit');
+    else out.push({ ...j });
+  }
+  return { jobs: out, dropped };
+}
+
+/**
+ * Multiply every inter-arrival time by `factor`, keeping the first submit
+ * time: factor < 1 compresses arrivals (higher load), factor > 1 spreads them
+ * (lower load). The offered load is divided by `factor`. Jobs must be sorted
+ * by submit time (as SWF files are).
+ */
+export function scaleLoad(jobs: readonly WorkloadJob[], factor: number): WorkloadJob[] {
+  if (!(factor > 0) || !Number.isFinite(factor)) throw new RangeError(`scaleLoad: factor must be a positive finite number, got ${factor}`);
+  if (jobs.length === 0) return [];
+  const first = jobs[0].submit;
+  for (let i = 1; i < jobs.length; i++) {
+    if (jobs[i].submit < jobs[i - 1].submit) throw new RangeError(`scaleLoad: jobs are not sorted by submit time (index ${i}, job ${jobs[i].id})`);
+  }
+  return jobs.map((j) => ({ ...j, submit: first + (j.submit - first) * factor }));
+}
+
+/**
+ * Offered load: total work (runtime × processors) divided by machine
+ * capacity over the submission span (last submit − first submit). This is
+ * the model's definition (Lublin & Feitelson); it ignores the drain after the
+ * last submission.
+ */
+export function offeredLoad(jobs: readonly WorkloadJob[], machineSize: number): number {
+  if (!(machineSize > 0)) throw new RangeError(`offeredLoad: machineSize must be > 0, got ${machineSize}`);
+  if (jobs.length < 2) throw new RangeError(`offeredLoad: needs at least 2 jobs, got ${jobs.length}`);
+  let lo = Infinity;
+  let hi = -Infinity;
+  let work = 0;
+  for (const j of jobs) {
+    if (j.submit < lo) lo = j.submit;
+    if (j.submit > hi) hi = j.submit;
+    work += j.runtime * j.procs;
+  }
+  if (!(hi > lo)) throw new RangeError('offeredLoad: all jobs are submitted at the same time (span 0)');
+  return work / (machineSize * (hi - lo));
+}
+
+/** Scale inter-arrival times so the offered load becomes `targetLoad`. */
+export function scaleToLoad(jobs: readonly WorkloadJob[], machineSize: number, targetLoad: number): WorkloadJob[] {
+  if (!(targetLoad > 0)) throw new RangeError(`scaleToLoad: targetLoad must be > 0, got ${targetLoad}`);
+  return scaleLoad(jobs, offeredLoad(jobs, machineSize) / targetLoad);
+}
