@@ -1,0 +1,181 @@
+/**
+ * The three experiments of Li et al. section 6.2, as plain functions that
+ * return one record per (setting, policy, replication):
+ *
+ *  - 'uMed'          job size/duration: UMed 5 … 9, arrival factor 1, {artime, deadline} = {3, 3}
+ *  - 'arrivalFactor' system load: 0.5 … 1.5, UMed 7, {3, 3}
+ *  - 'flexibility'   {artime, deadline} factor pairs {1,1} … {5,5}, UMed 7, arrival factor 1
+ *
+ * Every policy sees the same requests in a replication, and (for the Lublin
+ * source) the same underlying jobs at every setting of a sweep, so the
+ * comparison between policies and settings uses common random numbers.
+ */
+import { Seed } from '../../util/random';
+import { WorkloadJob } from '../../workloads/job';
+import { confidenceInterval95, reservationMetrics } from '../../metrics/reservation';
+import { RESERVATION_POLICIES, ReservationPolicy, checkReservationPolicy } from './policies';
+import { ReservationRequest, simulateReservations } from './simulate';
+import { LANL_CM5_PES, RuntimeClassMap, lublinReservationRequests, traceReservationRequests } from './workload';
+
+export type ReservationExperiment = 'uMed' | 'arrivalFactor' | 'flexibility';
+
+/** Sweep values of the paper. */
+export const RESERVATION_SWEEPS: Readonly<Record<ReservationExperiment, readonly number[]>> = Object.freeze({
+  uMed: [5, 6, 7, 8, 9],
+  arrivalFactor: [0.5, 0.75, 1, 1.25, 1.5],
+  flexibility: [1, 2, 3, 4, 5],
+});
+
+/** One setting of the workload parameters. */
+export interface ReservationSetting {
+  uMed: number;
+  arrivalFactor: number;
+  artimeFactor: number;
+  deadlineFactor: number;
+}
+
+/** Defaults of section 6.2: UMed 7, arrival factor 1, {artime, deadline} = {3, 3}. */
+export const RESERVATION_DEFAULTS: Readonly<ReservationSetting> = Object.freeze({ uMed: 7, arrivalFactor: 1, artimeFactor: 3, deadlineFactor: 3 });
+
+/** The setting of `experiment` at sweep value x. */
+export function reservationSetting(experiment: ReservationExperiment, x: number): ReservationSetting {
+  switch (experiment) {
+    case 'uMed':
+      return { ...RESERVATION_DEFAULTS, uMed: x };
+    case 'arrivalFactor':
+      return { ...RESERVATION_DEFAULTS, arrivalFactor: x };
+    case 'flexibility':
+      return { ...RESERVATION_DEFAULTS, artimeFactor: x, deadlineFactor: x };
+    default:
+      throw new RangeError(`unknown reservation experiment '${String(experiment)}'; expected uMed, arrivalFactor or flexibility`);
+  }
+}
+
+/** One (setting, policy, replication) result. */
+export interface ReservationRunRecord {
+  experiment: ReservationExperiment;
+  x: number;
+  policy: ReservationPolicy;
+  replication: number;
+  source: string;
+  requests: number;
+  accepted: number;
+  /** Percent of requests accepted. */
+  acceptanceRate: number;
+  averageSlowdown: number;
+  /** Percent. */
+  utilization: number;
+}
+
+export interface ReservationExperimentOptions {
+  experiment: ReservationExperiment;
+  /** Sweep values (default: the paper's). */
+  values?: readonly number[];
+  policies?: readonly ReservationPolicy[];
+  /** Requests per run (the paper: 10,000). */
+  jobs: number;
+  replications: number;
+  seed: Seed;
+  /** 'lublin' (default) or the jobs of a trace (LANL-CM5): replication r uses trace jobs [r·jobs, (r+1)·jobs). */
+  source?: 'lublin' | readonly WorkloadJob[];
+  /** Run-time class map for the Lublin source (see calibrateRuntimeClasses). */
+  classMap?: RuntimeClassMap;
+  machineSize?: number;
+  /** Called after each (setting, replication) with the records so far. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** The requests of one replication at one setting. */
+export function reservationRequestsFor(setting: ReservationSetting, replication: number, options: ReservationExperimentOptions): ReservationRequest[] {
+  const seed = `${String(options.seed)}/rep${replication}`;
+  const source = options.source ?? 'lublin';
+  if (source === 'lublin') {
+    return lublinReservationRequests({ jobs: options.jobs, seed, uMed: setting.uMed, classMap: options.classMap, ...setting });
+  }
+  const offset = replication * options.jobs;
+  if (offset + options.jobs > source.length) {
+    throw new RangeError(`trace source: replication ${replication} needs jobs up to ${offset + options.jobs}, the trace has ${source.length}`);
+  }
+  return traceReservationRequests(source, { seed, offset, jobs: options.jobs, ...setting });
+}
+
+/** Run one experiment: every value × replication × policy. */
+export function runReservationExperiment(options: ReservationExperimentOptions): ReservationRunRecord[] {
+  const values = options.values ?? RESERVATION_SWEEPS[options.experiment];
+  const policies = (options.policies ?? RESERVATION_POLICIES).map((p) => checkReservationPolicy(p));
+  const machineSize = options.machineSize ?? LANL_CM5_PES;
+  if (!Number.isInteger(options.replications) || options.replications < 1) throw new RangeError(`replications must be a positive integer, got ${options.replications}`);
+  if (!Number.isInteger(options.jobs) || options.jobs < 1) throw new RangeError(`jobs must be a positive integer, got ${options.jobs}`);
+  if (options.experiment === 'uMed' && options.source !== undefined && options.source !== 'lublin') {
+    throw new RangeError('the uMed experiment needs the Lublin source: a trace has fixed job sizes');
+  }
+  const sourceName = (options.source ?? 'lublin') === 'lublin' ? 'Lublin (LANL-CM5 parameters)' : 'LANL-CM5 trace';
+  const out: ReservationRunRecord[] = [];
+  const total = values.length * options.replications;
+  let done = 0;
+  for (const x of values) {
+    const setting = reservationSetting(options.experiment, x);
+    for (let rep = 0; rep < options.replications; rep++) {
+      const requests = reservationRequestsFor(setting, rep, options);
+      for (const policy of policies) {
+        const m = reservationMetrics(simulateReservations(requests, { machineSize, policy }), machineSize);
+        out.push({
+          experiment: options.experiment,
+          x,
+          policy,
+          replication: rep,
+          source: sourceName,
+          requests: m.requests,
+          accepted: m.accepted,
+          acceptanceRate: 100 * m.acceptanceRate,
+          averageSlowdown: m.averageSlowdown,
+          utilization: 100 * m.utilization,
+        });
+      }
+      options.onProgress?.(++done, total);
+    }
+  }
+  return out;
+}
+
+/** Mean and 95% CI half-width per (experiment, x, policy) of acceptance rate, slowdown and utilization. */
+export interface ReservationSummaryRow {
+  experiment: ReservationExperiment;
+  x: number;
+  policy: ReservationPolicy;
+  replications: number;
+  acceptanceRate: number;
+  acceptanceRateCi95: number;
+  averageSlowdown: number;
+  averageSlowdownCi95: number;
+  utilization: number;
+  utilizationCi95: number;
+}
+
+export function summarizeReservationRuns(records: readonly ReservationRunRecord[]): ReservationSummaryRow[] {
+  const groups = new Map<string, ReservationRunRecord[]>();
+  for (const r of records) {
+    const key = `${r.experiment}|${r.x}|${r.policy}`;
+    const g = groups.get(key);
+    if (g) g.push(r);
+    else groups.set(key, [r]);
+  }
+  return [...groups.values()].map((g) => {
+    const acc = confidenceInterval95(g.map((r) => r.acceptanceRate));
+    const finiteSd = g.map((r) => r.averageSlowdown).filter(Number.isFinite);
+    const sd = finiteSd.length > 0 ? confidenceInterval95(finiteSd) : { mean: NaN, halfWidth: NaN };
+    const util = confidenceInterval95(g.map((r) => (Number.isFinite(r.utilization) ? r.utilization : 0)));
+    return {
+      experiment: g[0].experiment,
+      x: g[0].x,
+      policy: g[0].policy,
+      replications: g.length,
+      acceptanceRate: acc.mean,
+      acceptanceRateCi95: acc.halfWidth,
+      averageSlowdown: sd.mean,
+      averageSlowdownCi95: sd.halfWidth,
+      utilization: util.mean,
+      utilizationCi95: util.halfWidth,
+    };
+  });
+}
