@@ -14,3 +14,4 @@ export * as packing from './schedulers/packing';
 export * from './analysis';
 export * as bounds from './bounds';
 export * as dfrsWorkloads from './workloads/dfrs';
+export * as reservation from './schedulers/reservation';
