@@ -69,6 +69,8 @@ function baseLayout(o: CommonOptions, extra: PlotlyObject = {}): PlotlyObject {
   const axis = (label: string | undefined, log: boolean | undefined): PlotlyObject => ({
     title: { text: label ?? '' },
     type: log ? 'log' : 'linear',
+    // Log axes: ticks at 1, 2, 5 per decade with plain numbers (no bare '9' for 0.9).
+    ...(log ? { dtick: 'D2', tickformat: '~g' } : {}),
     showline: true,
     linecolor: '#444',
     ticks: 'outside',
@@ -90,12 +92,18 @@ function baseLayout(o: CommonOptions, extra: PlotlyObject = {}): PlotlyObject {
 }
 
 function figure(data: PlotlyObject[], o: CommonOptions, extra: PlotlyObject = {}): Figure {
-  return {
-    data,
-    layout: baseLayout(o, extra),
-    width: o.width ?? FIGURE_STYLE.width,
-    height: o.height ?? FIGURE_STYLE.height,
-  };
+  // Long series names (e.g. DFRS algorithm names) squeeze the plot when the
+  // legend sits on the right: put it under the plot instead.
+  const names = data.filter((t) => t.showlegend !== false).map((t) => String(t.name ?? ''));
+  const below = names.length > 0 && Math.max(...names.map((n) => n.length)) > 18;
+  const rows = below ? Math.ceil(names.length / 2) : 0;
+  const height = (o.height ?? FIGURE_STYLE.height) + rows * 20;
+  const legend = below
+    ? { legend: { orientation: 'h', x: 0, xanchor: 'left', y: -0.18 - (rows * 20) / height, yanchor: 'top', bgcolor: 'rgba(255,255,255,0.8)' } }
+    : {};
+  const layout = baseLayout(o, { ...extra, ...legend });
+  if (below) layout.margin = { ...(layout.margin as PlotlyObject), b: 70 + rows * 20 };
+  return { data, layout, width: o.width ?? FIGURE_STYLE.width, height };
 }
 
 function groupBy(data: readonly Row[], series: string | undefined): Map<string, Row[]> {

@@ -1,0 +1,91 @@
+import { expect } from 'chai';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { lineChart, barChart, cdfChart, ganttChart, scatterChart, seriesColor, resetSeriesColors, setSeriesColors } from '../../src/analysis/charts';
+import { exportFigure, closeRenderer } from '../../src/analysis/render';
+import { figureHtml } from '../../src/analysis/show';
+import { toFrame, fromFrame } from '../../src/analysis/frame';
+
+const data = [
+  { algorithm: 'EASY', load: 0.9, y: 4, ci95: 0.5 },
+  { algorithm: 'EASY', load: 0.1, y: 1, ci95: 0.1 },
+  { algorithm: 'MCB8', load: 0.1, y: 1, ci95: 0.1 },
+  { algorithm: 'MCB8', load: 0.9, y: 2, ci95: 0.2 },
+];
+
+describe('analysis/charts', () => {
+  beforeEach(() => resetSeriesColors());
+
+  it('lineChart draws one sorted curve per series with error bars and log axis', () => {
+    const f = lineChart({ data, x: 'load', y: 'y', series: 'algorithm', error: 'ci95', logY: true });
+    expect(f.data).to.have.length(2);
+    expect(f.data[0].name).to.equal('EASY');
+    expect(f.data[0].x).to.deep.equal([0.1, 0.9]);
+    expect(f.data[0].y).to.deep.equal([1, 4]);
+    expect((f.data[0].error_y as { array: number[] }).array).to.deep.equal([0.1, 0.5]);
+    expect((f.layout.yaxis as { type: string }).type).to.equal('log');
+  });
+
+  it('a series keeps its colour across figures', () => {
+    setSeriesColors({ EASY: '#000000' });
+    const a = lineChart({ data, x: 'load', y: 'y', series: 'algorithm' });
+    const b = barChart({ data: [...data].reverse(), x: 'load', y: 'y', series: 'algorithm' });
+    const colorOf = (f: typeof a, name: string, key: 'line' | 'marker') =>
+      (f.data.find((t) => t.name === name)?.[key] as { color: string }).color;
+    expect(colorOf(a, 'EASY', 'line')).to.equal('#000000');
+    expect(colorOf(a, 'MCB8', 'line')).to.equal(colorOf(b, 'MCB8', 'marker'));
+    expect(seriesColor('new')).to.not.equal(seriesColor('MCB8'));
+  });
+
+  it('cdfChart steps from 1/n to 1', () => {
+    const f = cdfChart({ data: [{ v: 3 }, { v: 1 }, { v: 2 }], value: 'v' });
+    expect(f.data[0].x).to.deep.equal([1, 2, 3]);
+    expect(f.data[0].y).to.deep.equal([1 / 3, 2 / 3, 1]);
+  });
+
+  it('ganttChart turns (start, end) into bars with a base', () => {
+    const f = ganttChart({ data: [{ node: 'n1', start: 5, end: 15, job: 'j' }], row: 'node', start: 'start', end: 'end', series: 'job' });
+    expect(f.data[0].base).to.deep.equal([5]);
+    expect(f.data[0].x).to.deep.equal([10]);
+  });
+
+  it('charts reject non-numeric values, naming the field', () => {
+    expect(() => scatterChart({ data: [{ a: 'x', b: 1 }], x: 'a', y: 'b' })).to.throw(/field "a" must be a number/);
+  });
+
+  it('figureHtml embeds the static image and the chart spec', () => {
+    const f = lineChart({ data, x: 'load', y: 'y', series: 'algorithm', title: 'T' });
+    const html = figureHtml(f, 'AAAA', 'fig-1', false);
+    expect(html).to.contain('src="data:image/png;base64,AAAA"');
+    expect(html).to.contain('newPlot');
+    expect(html).to.not.contain('</script><script>(function'); // no bundle when not asked
+  });
+
+  it('frames round-trip plain records', () => {
+    const df = toFrame(data);
+    expect(df.shape).to.deep.equal([4, 4]);
+    expect(fromFrame(df)).to.deep.equal(data);
+    expect(() => toFrame([])).to.throw(/no records/);
+  });
+});
+
+describe('analysis/render (headless Chromium)', function () {
+  this.timeout(120000);
+  after(() => closeRenderer());
+
+  it('exportFigure writes valid SVG, PNG and PDF files', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'schedlab-fig-'));
+    const f = lineChart({ data, x: 'load', y: 'y', series: 'algorithm', title: 'Export test', width: 500, height: 300 });
+    const files = await exportFigure(f, path.join(dir, 'fig'));
+    expect(files.map((p) => path.basename(p))).to.deep.equal(['fig.svg', 'fig.png', 'fig.pdf']);
+    const svg = fs.readFileSync(files[0], 'utf8');
+    expect(svg).to.match(/^<svg/).and.contain('Export test');
+    const png = fs.readFileSync(files[1]);
+    expect(png.subarray(0, 8).toString('hex')).to.equal('89504e470d0a1a0a');
+    // PNG width (bytes 16..19 of IHDR) is the figure width times the scale (2).
+    expect(png.readUInt32BE(16)).to.equal(1000);
+    expect(fs.readFileSync(files[2]).subarray(0, 5).toString()).to.equal('%PDF-');
+    fs.rmSync(dir, { recursive: true });
+  });
+});

@@ -1,0 +1,57 @@
+import { expect } from 'chai';
+import { tCritical, confidenceHalfWidth, summarize, studentTCdf, degradation } from '../../src/analysis/summarize';
+
+describe('analysis/summarize', () => {
+  it('tCritical matches Student-t tables', () => {
+    // Two-sided 95% critical values from standard tables.
+    expect(tCritical(1)).to.be.closeTo(12.706, 1e-3);
+    expect(tCritical(4)).to.be.closeTo(2.776, 1e-3);
+    expect(tCritical(10)).to.be.closeTo(2.228, 1e-3);
+    expect(tCritical(30)).to.be.closeTo(2.042, 1e-3);
+    expect(tCritical(10, 0.99)).to.be.closeTo(3.169, 1e-3);
+  });
+
+  it('studentTCdf is symmetric and 0.5 at zero', () => {
+    expect(studentTCdf(0, 7)).to.be.closeTo(0.5, 1e-12);
+    expect(studentTCdf(1.3, 7) + studentTCdf(-1.3, 7)).to.be.closeTo(1, 1e-12);
+  });
+
+  it('95% CI half-width against a hand-computed value', () => {
+    // values 2, 4, 4, 4, 5, 5, 7, 9: mean 5, sample sd sqrt(32/7) = 2.138090,
+    // t(7) = 2.364624, half-width = 2.364624 * 2.138090 / sqrt(8) = 1.787520
+    const v = [2, 4, 4, 4, 5, 5, 7, 9];
+    expect(confidenceHalfWidth(v)).to.be.closeTo(1.78752, 1e-4);
+    expect(confidenceHalfWidth([3])).to.equal(0);
+    expect(Number.isNaN(confidenceHalfWidth([]))).to.equal(true);
+  });
+
+  it('summarize groups in order of first appearance', () => {
+    const rows = [
+      { alg: 'B', load: 0.5, y: 1 },
+      { alg: 'A', load: 0.5, y: 2 },
+      { alg: 'B', load: 0.5, y: 3 },
+      { alg: 'B', load: 0.9, y: 10 },
+    ];
+    const s = summarize(rows, { by: ['alg', 'load'], value: 'y' });
+    expect(s.map((r) => [r.alg, r.load, r.n])).to.deep.equal([
+      ['B', 0.5, 2],
+      ['A', 0.5, 1],
+      ['B', 0.9, 1],
+    ]);
+    expect(s[0].mean).to.equal(2);
+    expect(s[0].std).to.be.closeTo(Math.SQRT2, 1e-12);
+    expect(s[0].min).to.equal(1);
+    expect(s[0].max).to.equal(3);
+    expect(s[0].ci95).to.be.closeTo((12.7062 * Math.SQRT2) / Math.SQRT2, 1e-3);
+  });
+
+  it('summarize refuses non-finite values, naming the record', () => {
+    expect(() => summarize([{ y: 1 }, { y: NaN }], { by: [], value: 'y' })).to.throw(/record 1 has y = NaN/);
+    expect(() => summarize([{ y: 'x' }], { by: [], value: 'y' })).to.throw(/finite number/);
+  });
+
+  it('degradation is the percentage above the reference', () => {
+    expect(degradation(1.5, 1)).to.be.closeTo(50, 1e-12);
+    expect(() => degradation(1, 0)).to.throw(/positive/);
+  });
+});
