@@ -5,6 +5,7 @@
  */
 import * as fs from 'fs';
 import { Rng, Seed } from '../util/random';
+import { weeklySegments } from './filters';
 import { WorkloadJob } from './job';
 import { generateLublin } from './lublin';
 import { readSwfSync } from './swf';
@@ -216,20 +217,9 @@ export interface Hpc2nWeeksOptions extends Hpc2nOptions {
  */
 export function hpc2nWeeks(jobs: readonly WorkloadJob[], options: Hpc2nWeeksOptions = {}): DfrsJob[][] {
   const segment = options.segmentSeconds ?? WEEK_SECONDS;
-  const origin = options.origin ?? 0;
-  const rebase = options.rebase ?? true;
   if (!(segment > 0)) throw new RangeError(`hpc2nWeeks: segmentSeconds must be > 0, got ${segment}`);
-  const weeks = new Map<number, DfrsJob[]>();
-  for (const job of jobs) {
-    if (job.submit < origin) continue;
-    const k = Math.floor((job.submit - origin) / segment);
-    const converted = hpc2nJob(job, options);
-    if (rebase) converted.submit = job.submit - (origin + k * segment);
-    let list = weeks.get(k);
-    if (!list) weeks.set(k, (list = []));
-    list.push(converted);
-  }
-  return [...weeks.keys()].sort((a, b) => a - b).map((k) => weeks.get(k)!);
+  const weeks = weeklySegments(jobs, { length: segment, start: options.origin ?? 0, rebase: options.rebase ?? true, minJobs: 1 });
+  return weeks.map((week) => week.map((job) => hpc2nJob(job, options)));
 }
 
 const hpc2nCache = new Map<string, WorkloadJob[]>();
