@@ -1,24 +1,7 @@
 /** Where a notebook's outputs go: `out/<notebook>/`, with `tables/` and `figures/` inside. */
 import * as fs from 'fs';
 import * as path from 'path';
-
-/** The repository root: the folder holding schedlab's package.json. */
-export function repoRoot(): string {
-  let dir = __dirname;
-  for (;;) {
-    const pkg = path.join(dir, 'package.json');
-    if (fs.existsSync(pkg)) {
-      try {
-        if (JSON.parse(fs.readFileSync(pkg, 'utf8')).name === 'schedlab') return dir;
-      } catch {
-        // not ours; keep climbing
-      }
-    }
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error(`cannot find the schedlab repository root above ${__dirname}`);
-    dir = parent;
-  }
-}
+import { repoRoot } from '../util/repo';
 
 function ensureDir(dir: string): string {
   fs.mkdirSync(dir, { recursive: true });

@@ -43,26 +43,9 @@ export interface TraceLoadResult extends SwfReadResult {
   path: string;
 }
 
-let cachedRoot: string | undefined;
+import { repoRoot } from '../util/repo';
 
-/** The repository root: the nearest ancestor of this file holding package.json of schedlab. */
-export function repoRoot(): string {
-  if (cachedRoot) return cachedRoot;
-  let dir = __dirname;
-  for (;;) {
-    const pkg = path.join(dir, 'package.json');
-    if (fs.existsSync(pkg)) {
-      try {
-        if (JSON.parse(fs.readFileSync(pkg, 'utf8')).name === 'schedlab') return (cachedRoot = dir);
-      } catch {
-        /* not ours; keep looking */
-      }
-    }
-    const up = path.dirname(dir);
-    if (up === dir) throw new Error(`cannot find the schedlab repository root above ${__dirname}`);
-    dir = up;
-  }
-}
+export { repoRoot };
 
 /** The trace manifest (data/traces.json). */
 export function traceManifest(): TraceInfo[] {
