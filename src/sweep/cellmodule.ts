@@ -1,0 +1,114 @@
+/**
+ * Finding and loading the module that holds a sweep's cell function, in the
+ * main thread or in a worker (compiled JS from dist/, or .ts via ts-node).
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import type { SweepDefinition } from './grid';
+
+/** The schedlab package root (works from src/ under ts-node and from dist/). */
+export const TOOLKIT_ROOT = path.resolve(__dirname, '..', '..');
+
+function existingFile(p: string): string | null {
+  for (const candidate of [p, p + '.js', p + '.ts']) {
+    try {
+      if (fs.statSync(candidate).isFile()) return candidate;
+    } catch {
+      /* try next */
+    }
+  }
+  return null;
+}
+
+/**
+ * Absolute path of a cell module. Relative paths are looked up in `baseDir`,
+ * then (unless they start with ./ or ../) in the working directory and the
+ * schedlab package root, then resolved as a package specifier.
+ */
+export function resolveModulePath(modulePath: string, baseDir: string): string {
+  if (path.isAbsolute(modulePath)) {
+    const found = existingFile(modulePath);
+    if (found) return found;
+    throw new Error(`cell module not found: ${modulePath}`);
+  }
+  const explicit = modulePath.startsWith('./') || modulePath.startsWith('../');
+  const dirs = explicit ? [baseDir] : [baseDir, process.cwd(), TOOLKIT_ROOT];
+  for (const dir of dirs) {
+    const found = existingFile(path.resolve(dir, modulePath));
+    if (found) return found;
+  }
+  try {
+    return require.resolve(modulePath, { paths: [baseDir, process.cwd()] });
+  } catch {
+    /* fall through */
+  }
+  const hint = modulePath.startsWith('dist/') ? ' (run `npx tsc -p tsconfig.json` to build dist/)' : '';
+  throw new Error(`cell module ${JSON.stringify(modulePath)} not found in ${[...new Set(dirs)].join(', ')}${hint}`);
+}
+
+/** Absolute path of the sweep's cell module. */
+export function resolveCellModule(sweep: SweepDefinition): string {
+  return resolveModulePath(sweep.cell.module, sweep.baseDir);
+}
+
+/** Path of ts-node's package, or null when it is not installed. */
+export function tsNodePath(): string | null {
+  try {
+    return require.resolve('ts-node', { paths: [TOOLKIT_ROOT, process.cwd()] });
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * ts-node options for loading .ts cells: transpile only, CommonJS, whatever
+ * the working directory (without a tsconfig.json ts-node would pick ESM
+ * settings that cannot be `require`d).
+ */
+export function tsNodeOptions(): Record<string, unknown> {
+  const project = path.join(TOOLKIT_ROOT, 'tsconfig.json');
+  return {
+    transpileOnly: true,
+    ...(fs.existsSync(project) ? { project } : { skipProject: true }),
+    compilerOptions: { module: 'commonjs', moduleResolution: 'node' },
+  };
+}
+
+/** Make `require` understand .ts files (transpile only), once per thread. */
+export function ensureTsNode(tsNode: string | null = tsNodePath()): void {
+  if ((process as any)[Symbol.for('ts-node.register.instance')]) return;
+  if (!tsNode) throw new Error('loading a .ts cell module needs ts-node, which is not installed; build to dist/ and point at the .js file');
+  // eslint-disable-next-line @typescript-eslint/no-var-requires
+  require(tsNode).register(tsNodeOptions());
+}
+
+/** Load `exportName` from `modulePath` (absolute) and check it is a function. */
+export function loadCellFunction(modulePath: string, exportName: string): (params: any, seed: number) => unknown {
+  if (modulePath.endsWith('.ts')) ensureTsNode();
+  let mod: any;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-var-requires
+    mod = require(modulePath);
+  } catch (e) {
+    throw new Error(`cannot load cell module ${modulePath}: ${(e as Error).message}`);
+  }
+  const fn = mod?.[exportName];
+  if (typeof fn !== 'function') {
+    const names = mod && typeof mod === 'object' ? Object.keys(mod).filter((k) => typeof mod[k] === 'function') : [];
+    throw new Error(
+      `cell module ${modulePath} has no exported function ${JSON.stringify(exportName)}` +
+        (names.length ? ` (exported functions: ${names.join(', ')})` : ''),
+    );
+  }
+  return fn;
+}
+
+/**
+ * A cell's return value as JSON text, the way it will be stored
+ * (`undefined` becomes null; NaN and ±Infinity become null, as in JSON).
+ */
+export function toJsonResult(result: unknown): string {
+  const text = JSON.stringify(result === undefined ? null : result);
+  if (text === undefined) throw new TypeError(`cell returned a ${typeof result}, which cannot be stored as JSON`);
+  return text;
+}

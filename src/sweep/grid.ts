@@ -1,0 +1,272 @@
+/**
+ * Experiment grids: a typed, plain-data description of a sweep
+ * (parameters × algorithms × replications) and its expansion into cells.
+ *
+ * Every cell has a stable key (canonical JSON of its parameters, keys sorted)
+ * and a seed derived from that key, so a cell gives the same result whoever
+ * runs it, wherever, in any order, on any shard.
+ */
+import { createHash } from 'crypto';
+import { hashString } from '../util/random';
+
+/** A JSON value (what cells receive as parameters and may return). */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** Parameters of one cell: grid values, fixed values and `replication`. */
+export type CellParams = Record<string, Json>;
+
+/** A cartesian grid: each dimension lists its values. */
+export type Grid = Record<string, readonly Json[]>;
+
+/**
+ * Where the cell function lives. Workers load it by path, so it must be a
+ * module file: compiled JS (e.g. `dist/schedulers/dfrs/experiment.js`) or a
+ * `.ts` file (loaded through ts-node, meant for tests).
+ */
+export interface CellRef {
+  /**
+   * Module path. Absolute, or relative: looked up in the definition's
+   * `baseDir` (the JSON file's folder, or the working directory), then in the
+   * schedlab package root, then as a package specifier (`schedlab/dist/...`).
+   */
+  module: string;
+  /** Exported function name (default `runCell`). */
+  export?: string;
+}
+
+/** A cell function: a plain params object and a seed in, a plain record out. */
+export type CellFunction = (params: CellParams, seed: number) => unknown | Promise<unknown>;
+
+/** What a researcher writes (in code or in a JSON file). */
+export interface SweepSpec {
+  /** Name of the experiment (goes into every record). */
+  name: string;
+  /** Bump when the cell code changes meaning; results of different versions never mix. */
+  version?: string | number;
+  /** Free text, not part of the identity of the sweep. */
+  description?: string;
+  cell: CellRef;
+  /** One cartesian grid, or a list of grids whose cells are united (duplicates dropped). */
+  grid: Grid | readonly Grid[];
+  /** Independent replications of every grid point (default 1); cells get `replication` 0..n-1. */
+  replications?: number;
+  /** Parameters shared by all cells. */
+  fixed?: Record<string, Json>;
+}
+
+/** A validated sweep, ready to expand and run. */
+export interface SweepDefinition {
+  readonly name: string;
+  readonly version: string | null;
+  readonly description?: string;
+  readonly cell: Required<CellRef>;
+  readonly grids: readonly Grid[];
+  readonly replications: number;
+  readonly fixed: Record<string, Json>;
+  /** Folder against which a relative `cell.module` is resolved first. */
+  readonly baseDir: string;
+  /**
+   * Identity of the sweep: hash of name, version, grids, fixed values,
+   * replications and cell export name. Results carry it; runs, resumes and
+   * merges refuse to mix different fingerprints. (The module path is left out
+   * on purpose: it differs between a laptop and a cluster.)
+   */
+  readonly fingerprint: string;
+}
+
+/** One simulation to run. */
+export interface Cell {
+  /** Position in the sweep's enumeration order. */
+  readonly index: number;
+  /** Canonical JSON of `params`. */
+  readonly key: string;
+  readonly params: CellParams;
+  /** `hashString(key)`: a 32-bit seed that depends only on the parameters. */
+  readonly seed: number;
+}
+
+/** Parameter name added by `replications`. */
+export const REPLICATION = 'replication';
+
+/**
+ * JSON with object keys sorted at every level: the same value always gives the
+ * same text. Rejects what JSON cannot carry faithfully (undefined, functions,
+ * NaN, ±Infinity), naming the offending path.
+ */
+export function canonicalJson(value: unknown, path = '$'): string {
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+      if (!Number.isFinite(value)) throw new TypeError(`${path}: ${value} cannot be stored as JSON`);
+      return JSON.stringify(value);
+    case 'object': {
+      if (Array.isArray(value)) return '[' + value.map((v, i) => canonicalJson(v, `${path}[${i}]`)).join(',') + ']';
+      const obj = value as Record<string, unknown>;
+      const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
+      return '{' + keys.map((k) => JSON.stringify(k) + ':' + canonicalJson(obj[k], `${path}.${k}`)).join(',') + '}';
+    }
+    default:
+      throw new TypeError(`${path}: a ${typeof value} cannot be stored as JSON`);
+  }
+}
+
+/** Stable key of a cell: canonical JSON of its parameters. */
+export function cellKey(params: CellParams): string {
+  return canonicalJson(params, 'params');
+}
+
+/** Seed of a cell: a hash of its key (independent of order, machine, shard). */
+export function cellSeed(key: string): number {
+  return hashString(key);
+}
+
+function fail(name: string, msg: string): never {
+  throw new Error(`sweep ${JSON.stringify(name)}: ${msg}`);
+}
+
+/**
+ * Validate a sweep description. `baseDir` is where a relative `cell.module`
+ * is looked up first (defaults to the working directory).
+ *
+ * ```ts
+ * const sweep = defineSweep({
+ *   name: 'dfrs-stretch',
+ *   cell: { module: 'dist/schedulers/dfrs/experiment.js', export: 'runCell' },
+ *   grid: { load: [0.1, 0.5, 0.9], algorithm: ['FCFS', 'EASY'] },
+ *   replications: 10,
+ * });
+ * ```
+ */
+export function defineSweep(spec: SweepSpec, options: { baseDir?: string } = {}): SweepDefinition {
+  if (spec === null || typeof spec !== 'object') throw new Error('sweep definition must be an object');
+  const name = spec.name;
+  if (typeof name !== 'string' || name.trim() === '') throw new Error('sweep definition: "name" must be a non-empty string');
+  if (spec.version !== undefined && typeof spec.version !== 'string' && typeof spec.version !== 'number') {
+    fail(name, '"version" must be a string or a number');
+  }
+  const cell = spec.cell;
+  if (!cell || typeof cell.module !== 'string' || cell.module === '') fail(name, '"cell.module" must be a module path');
+  if (cell.export !== undefined && (typeof cell.export !== 'string' || cell.export === '')) {
+    fail(name, '"cell.export" must be a non-empty string');
+  }
+  const replications = spec.replications ?? 1;
+  if (!Number.isInteger(replications) || replications < 1) fail(name, `"replications" must be an integer ≥ 1, got ${replications}`);
+  const fixed = spec.fixed ?? {};
+  if (typeof fixed !== 'object' || Array.isArray(fixed)) fail(name, '"fixed" must be an object');
+  if (REPLICATION in fixed) fail(name, `"fixed.${REPLICATION}" is reserved (use "replications")`);
+  const grids = (Array.isArray(spec.grid) ? spec.grid : [spec.grid]) as Grid[];
+  if (grids.length === 0) fail(name, '"grid" is an empty list');
+  grids.forEach((grid, g) => {
+    const where = grids.length > 1 ? `grid[${g}]` : 'grid';
+    if (grid === null || typeof grid !== 'object' || Array.isArray(grid)) fail(name, `"${where}" must be an object of value lists`);
+    for (const [dim, values] of Object.entries(grid)) {
+      if (!Array.isArray(values) || values.length === 0) fail(name, `"${where}.${dim}" must be a non-empty array`);
+      if (dim === REPLICATION) fail(name, `"${where}.${REPLICATION}" is reserved (use "replications")`);
+      if (dim in fixed) fail(name, `"${dim}" is both in "${where}" and in "fixed"`);
+      try {
+        canonicalJson(values, `${where}.${dim}`);
+      } catch (e) {
+        fail(name, (e as Error).message);
+      }
+    }
+  });
+  try {
+    canonicalJson(fixed, 'fixed');
+  } catch (e) {
+    fail(name, (e as Error).message);
+  }
+  const version = spec.version === undefined ? null : String(spec.version);
+  const exportName = cell.export ?? 'runCell';
+  const fingerprint = createHash('sha256')
+    .update(canonicalJson({ name, version, export: exportName, grids, fixed, replications }))
+    .digest('hex')
+    .slice(0, 16);
+  return {
+    name,
+    version,
+    ...(spec.description !== undefined ? { description: spec.description } : {}),
+    cell: { module: cell.module, export: exportName },
+    grids,
+    replications,
+    fixed,
+    baseDir: options.baseDir ?? process.cwd(),
+    fingerprint,
+  };
+}
+
+/**
+ * All cells of a sweep in enumeration order: replication outermost (so a
+ * partial run already covers every grid point), then the grid dimensions in
+ * the order written, the last varying fastest.
+ */
+export function sweepCells(sweep: SweepDefinition): Cell[] {
+  const cells: Cell[] = [];
+  const seen = new Set<string>();
+  for (let r = 0; r < sweep.replications; r++) {
+    for (const grid of sweep.grids) {
+      const dims = Object.keys(grid);
+      const idx = dims.map(() => 0);
+      for (;;) {
+        const params: CellParams = { ...sweep.fixed };
+        dims.forEach((d, i) => (params[d] = grid[d][idx[i]] as Json));
+        params[REPLICATION] = r;
+        const key = cellKey(params);
+        if (!seen.has(key)) {
+          seen.add(key);
+          cells.push({ index: cells.length, key, params, seed: cellSeed(key) });
+        }
+        let i = dims.length - 1;
+        while (i >= 0 && ++idx[i] >= grid[dims[i]].length) idx[i--] = 0;
+        if (i < 0) break;
+      }
+    }
+  }
+  return cells;
+}
+
+/** One slice of a sweep for one machine: `index` in 0..count-1. */
+export interface Shard {
+  index: number;
+  count: number;
+}
+
+/** Parse `"i/n"` (0-based, as Slurm array task ids are). */
+export function parseShard(text: string): Shard {
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
+  if (!m) throw new Error(`shard must look like "i/n" (e.g. "0/4"), got ${JSON.stringify(text)}`);
+  return checkShard({ index: Number(m[1]), count: Number(m[2]) });
+}
+
+export function checkShard(shard: Shard): Shard {
+  const { index, count } = shard;
+  if (!Number.isInteger(count) || count < 1) throw new Error(`shard count must be an integer ≥ 1, got ${count}`);
+  if (!Number.isInteger(index) || index < 0 || index >= count) {
+    throw new Error(`shard index must be an integer in 0..${count - 1}, got ${index}`);
+  }
+  return shard;
+}
+
+export function formatShard(shard: Shard): string {
+  return `${shard.index}/${shard.count}`;
+}
+
+/**
+ * The deterministic slice of `cells` that shard `index` of `count` runs.
+ * Cells are dealt round-robin in key order, so the split depends only on the
+ * set of cells (not on the order dimensions were written) and every shard gets
+ * a balanced mix of parameter values. Returned in enumeration order.
+ */
+export function shardCells(cells: readonly Cell[], shard: Shard): Cell[] {
+  checkShard(shard);
+  if (shard.count === 1) return cells.slice();
+  const sorted = cells.slice().sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const mine = new Set<string>();
+  sorted.forEach((c, i) => {
+    if (i % shard.count === shard.index) mine.add(c.key);
+  });
+  return cells.filter((c) => mine.has(c.key));
+}

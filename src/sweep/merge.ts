@@ -1,0 +1,124 @@
+/**
+ * Merging results files (e.g. one per Slurm array task) into one, refusing
+ * inputs that do not belong together.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { canonicalJson, SweepDefinition, sweepCells } from './grid';
+import { latestRecords, readResultsFile, recordContent, ResultRecord, serializeRecord } from './store';
+
+export interface MergeOptions {
+  /** Overwrite `out` when it exists and is not one of the inputs. */
+  force?: boolean;
+  /** Check the inputs against this definition and count missing cells. */
+  sweep?: SweepDefinition;
+  /** Warnings (torn lines in inputs); default writes to stderr. */
+  log?: (message: string) => void;
+}
+
+export interface MergeSummary {
+  out: string;
+  inputs: string[];
+  /** Records written (one per cell). */
+  records: number;
+  ok: number;
+  failed: number;
+  /** Records seen more than once across inputs (identical, so merged). */
+  duplicates: number;
+  /** Cells of `options.sweep` with no record (null without `sweep`). */
+  missing: number | null;
+  warnings: string[];
+}
+
+const IDENTITY: { field: keyof ResultRecord; what: string; advice: string }[] = [
+  { field: 'sweep', what: 'sweep', advice: 'only shards of one sweep can be merged' },
+  { field: 'sweepVersion', what: 'sweep version', advice: 'rerun the older shards with the current version' },
+  {
+    field: 'definition',
+    what: 'sweep definition (fingerprint)',
+    advice: 'the grid, fixed values, replications or cell export differ; rerun all shards from one definition',
+  },
+  { field: 'toolkit', what: 'schedlab version', advice: 'rerun all shards with one toolkit version' },
+];
+
+/**
+ * Combine results files into `out` (one record per cell, sorted by key).
+ * Refuses, with a message naming both files, records of different sweeps,
+ * sweep versions, definitions or toolkit versions, and a cell whose results
+ * differ between inputs. `out` may be one of the inputs (incremental merge).
+ */
+export function mergeResults(out: string, inputs: readonly string[], options: MergeOptions = {}): MergeSummary {
+  const log = options.log ?? ((m: string) => process.stderr.write(`warning: ${m}\n`));
+  if (inputs.length === 0) throw new Error('merge: no input files given');
+  const outAbs = path.resolve(out);
+  const inAbs = inputs.map((f) => path.resolve(f));
+  for (const f of inAbs) if (!fs.existsSync(f)) throw new Error(`merge: input file not found: ${f}`);
+  if (fs.existsSync(outAbs) && !inAbs.includes(outAbs) && !options.force) {
+    throw new Error(`merge: ${out} already exists; pass it as an input too to add to it, or use --force to overwrite`);
+  }
+  const warnings: string[] = [];
+  let ref: { record: ResultRecord; file: string } | null = null;
+  if (options.sweep) {
+    const s = options.sweep;
+    ref = {
+      file: 'the sweep definition',
+      record: { sweep: s.name, sweepVersion: s.version, definition: s.fingerprint } as ResultRecord,
+    };
+  }
+  const all: { record: ResultRecord; file: string }[] = [];
+  for (const file of new Set(inAbs)) {
+    const report = readResultsFile(file);
+    for (const w of report.warnings) {
+      warnings.push(w);
+      log(w);
+    }
+    for (const record of report.records) {
+      if (!ref) ref = { record, file };
+      for (const { field, what, advice } of IDENTITY) {
+        if (ref.record[field] === undefined) continue;
+        if (record[field] !== ref.record[field]) {
+          throw new Error(
+            `merge refused: ${file} has ${what} ${JSON.stringify(record[field])} but ${ref.file} has ` +
+              `${JSON.stringify(ref.record[field])}; ${advice}.`,
+          );
+        }
+      }
+      all.push({ record, file });
+    }
+  }
+  // Same cell in several inputs: identical content merges; different results are refused.
+  const okSeen = new Map<string, { content: string; file: string }>();
+  let duplicates = 0;
+  for (const { record, file } of all) {
+    if (record.status !== 'ok') continue;
+    const content = canonicalJson(recordContent(record));
+    const prev = okSeen.get(record.key);
+    if (!prev) okSeen.set(record.key, { content, file });
+    else if (prev.content !== content) {
+      throw new Error(
+        `merge refused: cell ${record.key} has different results in ${prev.file} and ${file}; ` +
+          `the cell is not deterministic or the files come from different code.`,
+      );
+    } else duplicates++;
+  }
+  const merged = latestRecords(all.map((x) => x.record));
+  let missing: number | null = null;
+  if (options.sweep) {
+    const have = new Set(merged.map((r) => r.key));
+    missing = sweepCells(options.sweep).filter((c) => !have.has(c.key)).length;
+  }
+  fs.mkdirSync(path.dirname(outAbs), { recursive: true });
+  const tmp = `${outAbs}.merge-${process.pid}.tmp`;
+  fs.writeFileSync(tmp, merged.map((r) => serializeRecord(r)).join(''));
+  fs.renameSync(tmp, outAbs);
+  return {
+    out: outAbs,
+    inputs: [...new Set(inAbs)],
+    records: merged.length,
+    ok: merged.filter((r) => r.status === 'ok').length,
+    failed: merged.filter((r) => r.status === 'failed').length,
+    duplicates,
+    missing,
+    warnings,
+  };
+}

@@ -1,0 +1,180 @@
+/**
+ * Progress display for sweeps: a bar with rate and ETA on a terminal, plain
+ * periodic lines in logs (Slurm, CI), and a single in-place display in tslab
+ * notebooks.
+ */
+
+export interface SweepProgress {
+  sweep: string;
+  /** Cells in this run's scope (the whole sweep, or this shard). */
+  total: number;
+  /** Cells already in the results file when the run started. */
+  skipped: number;
+  /** Cells finished by this run (ok + failed). */
+  done: number;
+  ok: number;
+  failed: number;
+  running: number;
+  /** total - skipped - done. */
+  remaining: number;
+  elapsedMs: number;
+  /** Cells per second finished by this run (0 until the first one). */
+  rate: number;
+  /** Estimated time left, null until a rate is known. */
+  etaMs: number | null;
+  /** The run is over (finished or interrupted). */
+  finished: boolean;
+  interrupted: boolean;
+}
+
+export type ProgressCallback = (p: SweepProgress) => void;
+
+/** `1h02m`, `4m05s`, `12s`. */
+export function formatDuration(ms: number | null): string {
+  if (ms === null || !Number.isFinite(ms)) return '--';
+  const s = Math.max(0, Math.round(ms / 1000));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = s % 60;
+  if (h > 0) return `${h}h${String(m).padStart(2, '0')}m`;
+  if (m > 0) return `${m}m${String(sec).padStart(2, '0')}s`;
+  return `${sec}s`;
+}
+
+function formatRate(rate: number): string {
+  if (rate === 0) return '-- cells/s';
+  return rate >= 1 ? `${rate.toFixed(1)} cells/s` : `${(60 * rate).toFixed(1)} cells/min`;
+}
+
+/** One-line text summary: `412/900 (46%) 3.2 cells/s ETA 2m31s failed 1`. */
+export function progressText(p: SweepProgress): string {
+  const finished = p.skipped + p.done;
+  const pct = p.total === 0 ? 100 : (100 * finished) / p.total;
+  let s = `${finished}/${p.total} (${pct.toFixed(0)}%) ${formatRate(p.rate)}`;
+  s += p.finished ? ` in ${formatDuration(p.elapsedMs)}` : ` ETA ${formatDuration(p.etaMs)}`;
+  if (p.failed) s += ` failed ${p.failed}`;
+  if (p.skipped) s += ` (${p.skipped} from earlier runs)`;
+  return s;
+}
+
+/** A text bar of `width` characters. */
+export function progressBar(p: SweepProgress, width = 24): string {
+  const frac = p.total === 0 ? 1 : (p.skipped + p.done) / p.total;
+  const full = Math.round(frac * width);
+  return '[' + '#'.repeat(full) + '.'.repeat(width - full) + ']';
+}
+
+export interface Reporter {
+  update(p: SweepProgress): void;
+  /** Final state (also prints/updates one last time). */
+  end(p: SweepProgress): void;
+}
+
+/** A redrawn bar on a TTY (throttled), e.g. `[######..] 412/900 …`. */
+export function ttyReporter(stream: NodeJS.WriteStream = process.stderr, everyMs = 200): Reporter {
+  let last = 0;
+  const draw = (p: SweepProgress) => {
+    const cols = stream.columns || 100;
+    const line = `${p.sweep} ${progressBar(p)} ${progressText(p)}`.slice(0, cols - 1);
+    stream.write('\r' + line + '\x1b[K');
+  };
+  return {
+    update(p) {
+      const now = Date.now();
+      if (now - last < everyMs) return;
+      last = now;
+      draw(p);
+    },
+    end(p) {
+      draw(p);
+      stream.write('\n');
+    },
+  };
+}
+
+/** A plain line every `everyMs` (for logs, where redrawing makes no sense). */
+export function lineReporter(write: (line: string) => void = (l) => process.stderr.write(l + '\n'), everyMs = 15000): Reporter {
+  let last = Date.now();
+  return {
+    update(p) {
+      const now = Date.now();
+      if (now - last < everyMs) return;
+      last = now;
+      write(`[${new Date().toISOString()}] ${p.sweep}: ${progressText(p)}`);
+    },
+    end(p) {
+      write(`[${new Date().toISOString()}] ${p.sweep}: ${p.interrupted ? 'interrupted at ' : 'done '}${progressText(p)}`);
+    },
+  };
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] as string);
+}
+
+/** The tslab kernel's display module, or null when not running inside tslab. */
+function tslabModule(): { newDisplay(): { html(s: string): void } } | null {
+  try {
+    // The kernel and the toolkit share node_modules/tslab; `lastWriteDisplayData`
+    // is set only once the kernel has started executing cells.
+    // eslint-disable-next-line @typescript-eslint/no-var-requires
+    const jupyter = require('tslab/dist/jupyter');
+    if (!jupyter || jupyter.lastWriteDisplayData == null) return null;
+    // eslint-disable-next-line @typescript-eslint/no-var-requires
+    return require('tslab');
+  } catch {
+    return null;
+  }
+}
+
+/** True when running inside a tslab (Jupyter) kernel. */
+export function inTslab(): boolean {
+  return tslabModule() !== null;
+}
+
+/** HTML of a progress display (a <progress> bar and the summary text). */
+export function progressHtml(p: SweepProgress): string {
+  const finished = p.skipped + p.done;
+  const state = p.finished ? (p.interrupted ? ' — interrupted' : ' — done') : '';
+  return (
+    `<div style="font-family:monospace">` +
+    `<b>${escapeHtml(p.sweep)}</b> <progress value="${finished}" max="${Math.max(1, p.total)}" style="width:16em"></progress> ` +
+    `${escapeHtml(progressText(p))}${state}</div>`
+  );
+}
+
+/**
+ * A progress callback that redraws one display entry in place in a tslab
+ * notebook (throttled to every `everyMs`). Returns null outside tslab, so:
+ * `runSweep(sweep, { onProgress: tslabProgress() ?? undefined })`.
+ * (`runSweep` already does this by default when it detects tslab.)
+ */
+export function tslabProgress(everyMs = 500): ProgressCallback | null {
+  const reporter = tslabReporter(everyMs);
+  if (!reporter) return null;
+  return (p) => (p.finished ? reporter.end(p) : reporter.update(p));
+}
+
+export function tslabReporter(everyMs = 500): Reporter | null {
+  const tslab = tslabModule();
+  if (!tslab) return null;
+  let display: { html(s: string): void } | null = null;
+  let last = 0;
+  const draw = (p: SweepProgress) => {
+    try {
+      display ??= tslab.newDisplay();
+      display.html(progressHtml(p));
+    } catch {
+      /* the kernel refused the display; progress is cosmetic */
+    }
+  };
+  return {
+    update(p) {
+      const now = Date.now();
+      if (now - last < everyMs) return;
+      last = now;
+      draw(p);
+    },
+    end: draw,
+  };
+}

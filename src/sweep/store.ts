@@ -1,0 +1,346 @@
+/**
+ * Results store: one append-only JSON-lines file per experiment.
+ *
+ * Each record is one line `{"key":…,"crc":…,…}` written with a single write
+ * call; `crc` is a CRC-32 of the canonical JSON of everything else. A crash
+ * (even kill -9) can at worst leave a torn last line, which readers skip and
+ * report and the next run cuts off before appending. Reruns skip finished
+ * cells, so a resumed run loses nothing and duplicates nothing.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { canonicalJson, CellParams, Json } from './grid';
+
+/** Fields that describe one execution (when, where, how long), not the result. */
+export interface RunInfo {
+  startedAt: string;
+  durationMs: number;
+  attempts: number;
+  host: string;
+  pid: number;
+  worker: number;
+  shard?: string;
+  /** Stack trace of a failure (machine-specific, so kept out of the content). */
+  stack?: string;
+}
+
+export interface ResultRecord {
+  /** Canonical JSON of `params`. */
+  key: string;
+  /** CRC-32 (8 hex digits) of the canonical JSON of the record without `crc`. */
+  crc: string;
+  sweep: string;
+  sweepVersion: string | null;
+  /** Fingerprint of the sweep definition (see `SweepDefinition.fingerprint`). */
+  definition: string;
+  /** schedlab version (package.json) that produced the record. */
+  toolkit: string;
+  params: CellParams;
+  seed: number;
+  status: 'ok' | 'failed';
+  result?: Json;
+  error?: { name: string; message: string };
+  run: RunInfo;
+}
+
+let crcTable: Uint32Array | undefined;
+
+/** CRC-32 (IEEE) of a string's UTF-8 bytes, as 8 hex digits. */
+export function crc32(text: string): string {
+  if (!crcTable) {
+    crcTable = new Uint32Array(256);
+    for (let n = 0; n < 256; n++) {
+      let c = n;
+      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+      crcTable[n] = c >>> 0;
+    }
+  }
+  const bytes = Buffer.from(text, 'utf8');
+  let crc = 0xffffffff;
+  for (let i = 0; i < bytes.length; i++) crc = crcTable[(crc ^ bytes[i]) & 0xff] ^ (crc >>> 8);
+  return ((crc ^ 0xffffffff) >>> 0).toString(16).padStart(8, '0');
+}
+
+/** Checksum of a record's content (everything but `crc`). */
+export function recordCrc(record: Omit<ResultRecord, 'crc'> & { crc?: string }): string {
+  const { crc: _ignored, ...body } = record;
+  return crc32(canonicalJson(body));
+}
+
+/** One line of text (with its newline) for a record; `crc` is (re)computed. */
+export function serializeRecord(record: Omit<ResultRecord, 'crc'> & { crc?: string }): string {
+  const { crc: _ignored, key, ...rest } = record;
+  const crc = recordCrc(record);
+  const tail = canonicalJson(rest);
+  return `{"key":${JSON.stringify(key)},"crc":"${crc}"${tail === '{}' ? '}' : ',' + tail.slice(1)}\n`;
+}
+
+/** The record without what changes from one execution to the next (`run`, `crc`). */
+export function recordContent(record: ResultRecord): Omit<ResultRecord, 'crc' | 'run'> {
+  const { crc: _c, run: _r, ...content } = record;
+  return content;
+}
+
+/** Problems found while reading a results file (each names file and line). */
+export interface ReadReport {
+  records: ResultRecord[];
+  /** Invalid lines (bad JSON, wrong checksum, missing fields), with reasons. */
+  invalid: { line: number; reason: string }[];
+  /** The last line had no newline: a write cut short by a crash. */
+  tornTail: { line: number; bytes: number } | null;
+  /** Byte length of the file up to and including the last newline. */
+  validLength: number;
+  warnings: string[];
+}
+
+function checkShape(obj: any): string | null {
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return 'not an object';
+  if (typeof obj.key !== 'string') return 'missing "key"';
+  if (typeof obj.crc !== 'string') return 'missing "crc"';
+  if (obj.status !== 'ok' && obj.status !== 'failed') return 'bad "status"';
+  if (typeof obj.sweep !== 'string' || typeof obj.definition !== 'string' || typeof obj.toolkit !== 'string') {
+    return 'missing sweep/definition/toolkit';
+  }
+  if (obj.params === null || typeof obj.params !== 'object') return 'missing "params"';
+  if (obj.run === null || typeof obj.run !== 'object') return 'missing "run"';
+  return null;
+}
+
+/**
+ * Read every valid record of a results file, in file order (duplicates kept).
+ * A missing file reads as empty. Nothing is thrown for bad lines: they are
+ * listed in `invalid` / `tornTail` and described in `warnings`.
+ */
+export function readResultsFile(file: string): ReadReport {
+  const report: ReadReport = { records: [], invalid: [], tornTail: null, validLength: 0, warnings: [] };
+  if (!fs.existsSync(file)) return report;
+  const buf = fs.readFileSync(file);
+  const lastNl = buf.lastIndexOf(0x0a);
+  report.validLength = lastNl + 1;
+  const text = buf.subarray(0, lastNl + 1).toString('utf8');
+  const lines = text.split('\n');
+  lines.pop(); // after the last newline
+  lines.forEach((line, i) => {
+    if (line.trim() === '') return;
+    let obj: any;
+    try {
+      obj = JSON.parse(line);
+    } catch {
+      report.invalid.push({ line: i + 1, reason: 'not valid JSON' });
+      return;
+    }
+    const shape = checkShape(obj);
+    if (shape) {
+      report.invalid.push({ line: i + 1, reason: shape });
+      return;
+    }
+    if (recordCrc(obj) !== obj.crc) {
+      report.invalid.push({ line: i + 1, reason: 'checksum mismatch' });
+      return;
+    }
+    report.records.push(obj as ResultRecord);
+  });
+  if (lastNl + 1 < buf.length) {
+    report.tornTail = { line: lines.length + 1, bytes: buf.length - lastNl - 1 };
+    report.warnings.push(
+      `${file}:${lines.length + 1}: ignored a torn last line (${report.tornTail.bytes} bytes, no newline) left by an interrupted write`,
+    );
+  }
+  for (const bad of report.invalid) report.warnings.push(`${file}:${bad.line}: ignored invalid record (${bad.reason})`);
+  return report;
+}
+
+/**
+ * Keep one record per key: an `ok` record beats a `failed` one; otherwise the
+ * later one wins. Result sorted by key, so the order never depends on which
+ * worker finished first.
+ */
+export function latestRecords(records: readonly ResultRecord[]): ResultRecord[] {
+  const byKey = new Map<string, ResultRecord>();
+  for (const r of records) {
+    const prev = byKey.get(r.key);
+    if (!prev || !(prev.status === 'ok' && r.status === 'failed')) byKey.set(r.key, r);
+  }
+  return [...byKey.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+export interface LoadOptions {
+  /** Include failed cells (default true). */
+  failed?: boolean;
+  /** Called with each warning (torn/invalid lines); default prints to stderr. */
+  onWarning?: (message: string) => void;
+}
+
+/**
+ * Records of a results file, one per cell (see `latestRecords`), sorted by key.
+ * Torn or invalid lines are skipped and reported through `onWarning`.
+ */
+export function loadResults(file: string, options: LoadOptions = {}): ResultRecord[] {
+  if (!fs.existsSync(file)) throw new Error(`results file not found: ${file}`);
+  const report = readResultsFile(file);
+  const warn = options.onWarning ?? ((m: string) => process.stderr.write(`warning: ${m}\n`));
+  report.warnings.forEach(warn);
+  const records = latestRecords(report.records);
+  return options.failed === false ? records.filter((r) => r.status === 'ok') : records;
+}
+
+/** A flat row for analysis: parameters, seed, then the result's fields. */
+export type ResultRow = Record<string, Json>;
+
+/**
+ * Flatten successful records into rows `{...params, seed, ...result}`.
+ * A result that is not an object goes into `value`. A result field that
+ * clashes with a parameter of a different value is kept as `result.<name>`.
+ */
+export function toRows(records: readonly ResultRecord[]): ResultRow[] {
+  const rows: ResultRow[] = [];
+  for (const r of records) {
+    if (r.status !== 'ok') continue;
+    const row: ResultRow = { ...r.params, seed: r.seed };
+    const res = r.result;
+    if (res !== null && typeof res === 'object' && !Array.isArray(res)) {
+      for (const [k, v] of Object.entries(res)) {
+        if (k in row && canonicalJson(row[k]) !== canonicalJson(v)) row[`result.${k}`] = v;
+        else row[k] = v;
+      }
+    } else {
+      row.value = res ?? null;
+    }
+    rows.push(row);
+  }
+  return rows;
+}
+
+/** `toRows(loadResults(file, {failed: false}))`. */
+export function loadRows(file: string, options: Omit<LoadOptions, 'failed'> = {}): ResultRow[] {
+  return toRows(loadResults(file, { ...options, failed: false }));
+}
+
+/** Successful results as a danfojs DataFrame (one row per cell). */
+export function loadResultsFrame(file: string, options: Omit<LoadOptions, 'failed'> = {}): any {
+  // Loaded lazily: danfojs is heavy and only notebooks need it.
+  // eslint-disable-next-line @typescript-eslint/no-var-requires
+  const dfd = require('danfojs');
+  const rows = loadRows(file, options);
+  if (rows.length === 0) throw new Error(`no successful results in ${file}`);
+  const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  const flat = rows.map((r) => {
+    const o: Record<string, unknown> = {};
+    for (const c of columns) {
+      const v = r[c];
+      o[c] = v !== null && typeof v === 'object' ? JSON.stringify(v) : v ?? null;
+    }
+    return o;
+  });
+  return new dfd.DataFrame(flat, { columns });
+}
+
+/**
+ * Append-only writer of a results file. Opening it cuts off a torn last line
+ * (never valid data) so the next record starts on its own line, and takes a
+ * lock file so two runs never write the same file at once.
+ */
+export class ResultsWriter {
+  readonly file: string;
+  readonly lockFile: string;
+  private fd: number | null;
+  private readonly releaseOnExit: () => void;
+
+  /** Opens `file` for appending; see `openResults`. */
+  constructor(file: string, options: { breakLock?: boolean } = {}) {
+    this.file = path.resolve(file);
+    this.lockFile = this.file + '.lock';
+    fs.mkdirSync(path.dirname(this.file), { recursive: true });
+    acquireLock(this.lockFile, this.file, options.breakLock ?? false);
+    this.releaseOnExit = () => this.close();
+    process.once('exit', this.releaseOnExit);
+    try {
+      this.fd = fs.openSync(this.file, 'a');
+    } catch (e) {
+      this.close();
+      throw e;
+    }
+  }
+
+  /** Cut the file to `length` bytes (used to drop a torn last line). */
+  truncateTo(length: number): void {
+    if (this.fd === null) throw new Error(`${this.file} is closed`);
+    fs.ftruncateSync(this.fd, length);
+  }
+
+  /** Append one record as one line, in one write call. */
+  append(record: Omit<ResultRecord, 'crc'>): ResultRecord {
+    if (this.fd === null) throw new Error(`${this.file} is closed`);
+    const line = serializeRecord(record);
+    const buf = Buffer.from(line, 'utf8');
+    let off = 0;
+    while (off < buf.length) off += fs.writeSync(this.fd, buf, off, buf.length - off);
+    return JSON.parse(line) as ResultRecord;
+  }
+
+  close(): void {
+    if (this.fd !== null) {
+      fs.closeSync(this.fd);
+      this.fd = null;
+    }
+    process.removeListener('exit', this.releaseOnExit);
+    try {
+      const lock = JSON.parse(fs.readFileSync(this.lockFile, 'utf8'));
+      if (lock.pid === process.pid && lock.host === os.hostname()) fs.unlinkSync(this.lockFile);
+    } catch {
+      /* lock already gone */
+    }
+  }
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function acquireLock(lockFile: string, file: string, breakLock: boolean): void {
+  const me = JSON.stringify({ pid: process.pid, host: os.hostname(), startedAt: new Date().toISOString() });
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      fs.writeFileSync(lockFile, me, { flag: 'wx' });
+      return;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    let holder: { pid?: number; host?: string } = {};
+    try {
+      holder = JSON.parse(fs.readFileSync(lockFile, 'utf8'));
+    } catch {
+      /* unreadable: treat as stale */
+    }
+    const sameHost = holder.host === os.hostname();
+    const stale = breakLock || !holder.pid || (sameHost && !pidAlive(holder.pid));
+    if (!stale) {
+      throw new Error(
+        `${file} is being written by process ${holder.pid} on ${holder.host} (lock ${lockFile}). ` +
+          `If no run is active any more, delete the lock file or pass --break-lock.`,
+      );
+    }
+    try {
+      fs.unlinkSync(lockFile);
+    } catch {
+      /* someone else removed it */
+    }
+  }
+  throw new Error(`could not lock ${file} (lock ${lockFile})`);
+}
+
+/** schedlab's version, from its package.json. */
+export function toolkitVersion(): string {
+  const pkg = path.resolve(__dirname, '..', '..', 'package.json');
+  try {
+    return String(JSON.parse(fs.readFileSync(pkg, 'utf8')).version);
+  } catch {
+    throw new Error(`cannot read the schedlab version from ${pkg}`);
+  }
+}
