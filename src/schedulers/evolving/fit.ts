@@ -138,11 +138,29 @@ export function compact(
   base: FitResult,
   options: { expandLimit?: number; maxIterations?: number } = {},
 ): FitResult {
+  const r = compactSearch(requested, resource, nodes, completionOf(base), options);
+  if (r === null || r.start < base.start) return base;
+  if (area(r.steps) > area(base.steps)) return base;
+  return r;
+}
+
+/**
+ * The right-to-left search of `compact` without the fallback: the latest
+ * start placement whose last step ends at `completion`, or null if none was
+ * found. Exposed so tests can check the search itself.
+ */
+export function compactSearch(
+  requested: EvolutionProfile,
+  resource: EvolutionProfile,
+  nodes: number,
+  completion: number,
+  options: { expandLimit?: number; maxIterations?: number } = {},
+): FitResult | null {
   const limit = options.expandLimit ?? 1;
   const N = requested.length;
-  if (N <= 1) return base;
+  if (N === 0) return { start: completion, steps: [] };
   const res = new Timeline(resource);
-  const T = completionOf(base);
+  const T = completion;
   const maxIterations = options.maxIterations ?? 1e7;
   let iterations = 0;
   // place(i, e): steps 0..i with step i ending at e. On failure, `start` is a
@@ -169,9 +187,7 @@ export function compact(
     }
   };
   const r = place(N - 1, T);
-  if (!r.ok || r.start < base.start) return base;
-  if (area(r.steps) > area(base.steps)) return base;
-  return { start: r.start, steps: r.steps };
+  return r.ok ? { start: r.start, steps: r.steps } : null;
 }
 
 /** A fit function with the options bound, for `listSchedule`. */
