@@ -15,3 +15,4 @@ export * from './analysis';
 export * as bounds from './bounds';
 export * as dfrsWorkloads from './workloads/dfrs';
 export * as reservation from './schedulers/reservation';
+export * as evolving from './schedulers/evolving';
