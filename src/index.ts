@@ -14,6 +14,7 @@ export * from './workloads/lublin';
 export * from './workloads/swf';
 export * from './workloads/traces';
 export * from './workloads/filters';
+export * from './schedulers/batch';
 export * as packing from './schedulers/packing';
 export * from './analysis';
 export * as bounds from './bounds';
