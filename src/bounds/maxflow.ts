@@ -3,8 +3,10 @@
  *
  * Used by the offline max-stretch bound, whose feasibility system is a
  * transportation problem; written generally so other bounds can reuse it.
- * Storage is flat typed arrays (edge e and its reverse e ^ 1 side by side) so
- * graphs with a few hundred thousand edges build and solve quickly.
+ * Arcs are collected in flat typed arrays, then frozen into a compressed
+ * (CSR) adjacency the first time `maxFlow` runs, so graphs with a million
+ * arcs build and solve quickly. A network can be `reset` and refilled to reuse
+ * its buffers (the bound's binary search builds one graph per target).
  */
 
 export interface MaxFlowOptions {
@@ -16,100 +18,148 @@ export interface MaxFlowOptions {
   epsilon?: number;
 }
 
-/** A directed graph with edge capacities, on which a maximum flow is computed. */
+/** A directed graph with arc capacities, on which a maximum flow is computed. */
 export class FlowNetwork {
-  readonly nodeCount: number;
-  private head: Int32Array;
-  private next: Int32Array;
-  private to: Int32Array;
-  /** Residual capacity of each edge (reverse edges start at 0). */
-  private residual: Float64Array;
-  /** Original capacity of each forward edge (reverse edges: 0). */
-  private capacity: Float64Array;
-  private edges = 0;
+  private nodes = 0;
+  // Arc list (arc k: from[k] -> to[k]), in insertion order.
+  private arcFrom: Int32Array;
+  private arcTo: Int32Array;
+  private arcCapacity: Float64Array;
+  /** Flow placed with `push` before solving, then the solved flow. */
+  private arcFlow: Float64Array;
+  private arcs = 0;
   private maxCapacity = 0;
+  // Frozen CSR form: slots start[u]..start[u+1]-1 leave node u.
+  private frozen = false;
+  private start = new Int32Array(0);
+  private slotTo = new Int32Array(0);
+  private slotRev = new Int32Array(0);
+  private slotResidual = new Float64Array(0);
+  /** Forward slot of each arc. */
+  private arcSlot = new Int32Array(0);
 
   /**
    * @param nodeCount number of nodes, numbered 0..nodeCount-1
-   * @param edgeHint expected number of edges (storage grows as needed)
+   * @param arcHint expected number of arcs (storage grows as needed)
    */
-  constructor(nodeCount: number, edgeHint = 16) {
+  constructor(nodeCount: number, arcHint = 16) {
+    const size = Math.max(4, Math.ceil(arcHint));
+    this.arcFrom = new Int32Array(size);
+    this.arcTo = new Int32Array(size);
+    this.arcCapacity = new Float64Array(size);
+    this.arcFlow = new Float64Array(size);
+    this.reset(nodeCount, arcHint);
+  }
+
+  /** Empty the network (keeping its buffers) for a new graph with `nodeCount` nodes. */
+  reset(nodeCount: number, arcHint = 0): void {
     if (!Number.isInteger(nodeCount) || nodeCount < 2) {
       throw new RangeError(`FlowNetwork: nodeCount must be an integer >= 2, got ${nodeCount}`);
     }
-    this.nodeCount = nodeCount;
-    this.head = new Int32Array(nodeCount).fill(-1);
-    const slots = Math.max(2, 2 * Math.ceil(edgeHint));
-    this.next = new Int32Array(slots);
-    this.to = new Int32Array(slots);
-    this.residual = new Float64Array(slots);
-    this.capacity = new Float64Array(slots);
+    this.nodes = nodeCount;
+    this.arcs = 0;
+    this.maxCapacity = 0;
+    this.frozen = false;
+    if (arcHint > this.arcFrom.length) this.resizeArcs(Math.ceil(arcHint));
   }
 
-  /** Number of (forward) edges added so far. */
+  get nodeCount(): number {
+    return this.nodes;
+  }
+
+  /** Number of arcs added so far. */
   get edgeCount(): number {
-    return this.edges / 2;
+    return this.arcs;
   }
 
-  private grow(): void {
-    const size = this.to.length * 2;
-    const growInt = (a: Int32Array) => {
-      const b = new Int32Array(size);
-      b.set(a);
-      return b;
-    };
-    const growFloat = (a: Float64Array) => {
-      const b = new Float64Array(size);
-      b.set(a);
-      return b;
-    };
-    this.next = growInt(this.next);
-    this.to = growInt(this.to);
-    this.residual = growFloat(this.residual);
-    this.capacity = growFloat(this.capacity);
+  private resizeArcs(size: number): void {
+    const from = new Int32Array(size);
+    from.set(this.arcFrom.subarray(0, this.arcs));
+    const to = new Int32Array(size);
+    to.set(this.arcTo.subarray(0, this.arcs));
+    const cap = new Float64Array(size);
+    cap.set(this.arcCapacity.subarray(0, this.arcs));
+    const flow = new Float64Array(size);
+    flow.set(this.arcFlow.subarray(0, this.arcs));
+    this.arcFrom = from;
+    this.arcTo = to;
+    this.arcCapacity = cap;
+    this.arcFlow = flow;
   }
 
   /**
-   * Add a directed edge; returns its id (use it with `flowOn` / `push`).
-   * Capacities must be finite and non-negative.
+   * Add a directed arc; returns its id (use it with `flowOn` / `push`).
+   * Capacities must be finite and non-negative. Not allowed after `maxFlow`
+   * until `reset`.
    */
   addEdge(from: number, to: number, capacity: number): number {
-    if (!(from >= 0 && from < this.nodeCount && to >= 0 && to < this.nodeCount)) {
-      throw new RangeError(`FlowNetwork.addEdge: node out of range (${from} -> ${to}, ${this.nodeCount} nodes)`);
+    if (this.frozen) throw new Error('FlowNetwork.addEdge: the network was solved; call reset() first');
+    if (!(from >= 0 && from < this.nodes && to >= 0 && to < this.nodes)) {
+      throw new RangeError(`FlowNetwork.addEdge: node out of range (${from} -> ${to}, ${this.nodes} nodes)`);
     }
     if (!(capacity >= 0) || !Number.isFinite(capacity)) {
       throw new RangeError(`FlowNetwork.addEdge: capacity must be finite and >= 0, got ${capacity}`);
     }
-    if (this.edges + 2 > this.to.length) this.grow();
-    const e = this.edges;
-    this.to[e] = to;
-    this.residual[e] = capacity;
-    this.capacity[e] = capacity;
-    this.next[e] = this.head[from];
-    this.head[from] = e;
-    this.to[e + 1] = from;
-    this.residual[e + 1] = 0;
-    this.capacity[e + 1] = 0;
-    this.next[e + 1] = this.head[to];
-    this.head[to] = e + 1;
-    this.edges += 2;
+    if (this.arcs === this.arcFrom.length) this.resizeArcs(2 * this.arcs);
+    const k = this.arcs++;
+    this.arcFrom[k] = from;
+    this.arcTo[k] = to;
+    this.arcCapacity[k] = capacity;
+    this.arcFlow[k] = 0;
     if (capacity > this.maxCapacity) this.maxCapacity = capacity;
-    return e;
+    return k;
   }
 
-  /** Flow currently carried by edge `edge` (an id returned by addEdge). */
-  flowOn(edge: number): number {
-    return this.capacity[edge] - this.residual[edge];
+  /** Flow carried by arc `arc` (an id returned by addEdge). */
+  flowOn(arc: number): number {
+    if (!this.frozen) return this.arcFlow[arc];
+    return this.arcCapacity[arc] - this.slotResidual[this.arcSlot[arc]];
   }
 
   /**
-   * Send `amount` along one edge without checking conservation. Used to seed
-   * the solver with a known feasible flow (the caller keeps it conserved);
-   * maxFlow then only adds to it.
+   * Send `amount` along one arc before solving, without checking
+   * conservation: seeds the solver with a known feasible flow (the caller
+   * keeps it conserved and within capacities); maxFlow then only adds to it.
    */
-  push(edge: number, amount: number): void {
-    this.residual[edge] -= amount;
-    this.residual[edge ^ 1] += amount;
+  push(arc: number, amount: number): void {
+    if (this.frozen) throw new Error('FlowNetwork.push: only allowed before maxFlow');
+    this.arcFlow[arc] += amount;
+  }
+
+  /** Build the CSR adjacency (forward and reverse slot for every arc). */
+  private freeze(): void {
+    const n = this.nodes;
+    const m = this.arcs;
+    const start = new Int32Array(n + 1);
+    for (let k = 0; k < m; k++) {
+      start[this.arcFrom[k] + 1]++;
+      start[this.arcTo[k] + 1]++;
+    }
+    for (let u = 0; u < n; u++) start[u + 1] += start[u];
+    const fill = start.slice(0, n);
+    const slots = 2 * m;
+    if (this.slotTo.length < slots) {
+      this.slotTo = new Int32Array(slots);
+      this.slotRev = new Int32Array(slots);
+      this.slotResidual = new Float64Array(slots);
+    }
+    if (this.arcSlot.length < m) this.arcSlot = new Int32Array(this.arcFrom.length);
+    const { slotTo, slotRev, slotResidual, arcSlot } = this;
+    for (let k = 0; k < m; k++) {
+      const u = this.arcFrom[k];
+      const v = this.arcTo[k];
+      const a = fill[u]++;
+      const b = fill[v]++;
+      slotTo[a] = v;
+      slotTo[b] = u;
+      slotRev[a] = b;
+      slotRev[b] = a;
+      slotResidual[a] = this.arcCapacity[k] - this.arcFlow[k];
+      slotResidual[b] = this.arcFlow[k];
+      arcSlot[k] = a;
+    }
+    this.start = start;
+    this.frozen = true;
   }
 
   /**
@@ -118,13 +168,14 @@ export class FlowNetwork {
    */
   maxFlow(source: number, sink: number, options: MaxFlowOptions = {}): number {
     if (source === sink) throw new RangeError('FlowNetwork.maxFlow: source and sink must differ');
+    if (!this.frozen) this.freeze();
     const eps = options.epsilon ?? this.maxCapacity * 1e-12;
-    const n = this.nodeCount;
+    const n = this.nodes;
+    const { start, slotTo: to, slotRev: rev, slotResidual: residual } = this;
     const level = new Int32Array(n);
     const current = new Int32Array(n);
     const queue = new Int32Array(n);
-    const pathEdges = new Int32Array(n);
-    const { head, next, to, residual } = this;
+    const path = new Int32Array(n);
     let total = 0;
 
     const bfs = (): boolean => {
@@ -135,10 +186,12 @@ export class FlowNetwork {
       queue[qt++] = source;
       while (qh < qt) {
         const u = queue[qh++];
-        for (let e = head[u]; e !== -1; e = next[e]) {
+        const lu = level[u] + 1;
+        for (let e = start[u], end = start[u + 1]; e < end; e++) {
           const v = to[e];
           if (level[v] < 0 && residual[e] > eps) {
-            level[v] = level[u] + 1;
+            level[v] = lu;
+            if (v === sink) return true;
             queue[qt++] = v;
           }
         }
@@ -147,32 +200,34 @@ export class FlowNetwork {
     };
 
     while (bfs()) {
-      current.set(head);
+      current.set(start.subarray(0, n));
       // Iterative blocking-flow search (no recursion: paths can be long).
       let depth = 0;
       let u = source;
       for (;;) {
         if (u === sink) {
           let bottleneck = Infinity;
-          for (let i = 0; i < depth; i++) bottleneck = Math.min(bottleneck, residual[pathEdges[i]]);
+          for (let i = 0; i < depth; i++) if (residual[path[i]] < bottleneck) bottleneck = residual[path[i]];
           let firstSaturated = -1;
           for (let i = 0; i < depth; i++) {
-            const e = pathEdges[i];
+            const e = path[i];
             residual[e] -= bottleneck;
-            residual[e ^ 1] += bottleneck;
+            residual[rev[e]] += bottleneck;
             if (firstSaturated < 0 && residual[e] <= eps) firstSaturated = i;
           }
           total += bottleneck;
-          // Retreat to the tail of the first saturated edge and continue from there.
+          // Retreat to the tail of the first saturated arc and continue from there.
           depth = firstSaturated < 0 ? 0 : firstSaturated;
-          u = depth === 0 ? source : to[pathEdges[depth - 1]];
+          u = depth === 0 ? source : to[path[depth - 1]];
           continue;
         }
+        const want = level[u] + 1;
         let e = current[u];
-        while (e !== -1 && !(residual[e] > eps && level[to[e]] === level[u] + 1)) e = next[e];
+        const end = start[u + 1];
+        while (e < end && !(residual[e] > eps && level[to[e]] === want)) e++;
         current[u] = e;
-        if (e !== -1) {
-          pathEdges[depth++] = e;
+        if (e < end) {
+          path[depth++] = e;
           u = to[e];
           continue;
         }
@@ -180,9 +235,8 @@ export class FlowNetwork {
         if (u === source) break;
         level[u] = -1;
         depth--;
-        const back = pathEdges[depth];
-        u = to[back ^ 1];
-        current[u] = next[current[u]];
+        u = to[rev[path[depth]]];
+        current[u]++;
       }
     }
     return total;

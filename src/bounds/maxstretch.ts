@@ -147,7 +147,7 @@ function indexOf(points: Float64Array, value: number): number {
 /** Relative slack accepted when comparing the max flow with the total work (float rounding). */
 const FLOW_SLACK = 1e-9;
 
-function feasibleByFlow(jobs: readonly BoundJob[], stretch: number, nodes: number): boolean {
+function feasibleByFlow(jobs: readonly BoundJob[], stretch: number, nodes: number, net: FlowNetwork): boolean {
   const points = boundaries(jobs, stretch);
   const intervals = points.length - 1;
   const n = jobs.length;
@@ -162,7 +162,7 @@ function feasibleByFlow(jobs: readonly BoundJob[], stretch: number, nodes: numbe
   // Nodes: 0 = source, 1..n = jobs, n+1..n+intervals = intervals, last = sink.
   const source = 0;
   const sink = n + intervals + 1;
-  const net = new FlowNetwork(n + intervals + 2, edgeCount);
+  net.reset(n + intervals + 2, edgeCount);
   const remaining = new Float64Array(n);
   const sourceEdge = new Int32Array(n);
   const firstEdge = new Int32Array(n);
@@ -175,7 +175,7 @@ function feasibleByFlow(jobs: readonly BoundJob[], stretch: number, nodes: numbe
     sourceEdge[j] = net.addEdge(source, 1 + j, work);
     firstEdge[j] = -1;
     for (let t = first[j]; t < last[j]; t++) {
-      // Edge ids of one job are consecutive pairs: id = firstEdge + 2·(t - first).
+      // Arc ids of one job are consecutive: id = firstEdge + (t - first).
       const e = net.addEdge(1 + j, 1 + n + t, Math.min(work, (points[t + 1] - points[t]) * job.width));
       if (firstEdge[j] < 0) firstEdge[j] = e;
     }
@@ -188,6 +188,7 @@ function feasibleByFlow(jobs: readonly BoundJob[], stretch: number, nodes: numbe
   // has to repair what the greedy misses.
   const order = Array.from({ length: n }, (_, j) => j).sort((a, b) => first[a] - first[b] || last[a] - last[b]);
   let active: number[] = [];
+  let finished = 0; // jobs in `active` with no work left (dropped in batches)
   let next = 0;
   let seeded = 0;
   for (let t = 0; t < intervals; t++) {
@@ -203,24 +204,33 @@ function feasibleByFlow(jobs: readonly BoundJob[], stretch: number, nodes: numbe
       }
       active.splice(lo, 0, j);
     }
-    let dead = 0;
-    while (dead < active.length && last[active[dead]] <= t) dead++;
-    if (dead > 0) active = active.slice(dead);
+    if (finished > 32 && 2 * finished > active.length) {
+      active = active.filter((j) => remaining[j] > 0);
+      finished = 0;
+    }
     const length = points[t + 1] - points[t];
     let room = nodes * length;
     for (let k = 0; k < active.length && room > 0; k++) {
       const j = active[k];
-      if (remaining[j] <= 0) continue;
+      // Past its deadline with work left: the greedy failed this job; Dinic decides.
+      if (remaining[j] <= 0 || last[j] <= t) continue;
       const amount = Math.min(remaining[j], length * jobs[j].width, room);
-      if (amount <= 0) continue;
+      if (!(amount > 0)) continue;
       net.push(sourceEdge[j], amount);
-      net.push(firstEdge[j] + 2 * (t - first[j]), amount);
+      net.push(firstEdge[j] + (t - first[j]), amount);
       net.push(sinkEdge[t], amount);
       remaining[j] -= amount;
       room -= amount;
       seeded += amount;
+      if (remaining[j] <= 0) finished++;
     }
-    if (active.length > 64 && remaining[active[0]] <= 0) active = active.filter((j) => remaining[j] > 0);
+    // Jobs whose deadline has passed leave the front of the list.
+    let dead = 0;
+    while (dead < active.length && last[active[dead]] <= t + 1) {
+      if (remaining[active[dead]] <= 0) finished--;
+      dead++;
+    }
+    if (dead > 0) active = active.slice(dead);
   }
   if (seeded >= totalWork * (1 - FLOW_SLACK)) return true;
   const flow = seeded + net.maxFlow(source, sink);
@@ -265,9 +275,9 @@ export function stretchFeasible(jobs: readonly DfrsJob[], stretch: number, optio
   return check(prepared, stretch, options.nodes, options.method ?? 'flow');
 }
 
-function check(jobs: readonly BoundJob[], stretch: number, nodes: number, method: 'flow' | 'lp'): boolean {
+function check(jobs: readonly BoundJob[], stretch: number, nodes: number, method: 'flow' | 'lp', net?: FlowNetwork): boolean {
   if (jobs.length === 0) return true;
-  if (method === 'flow') return feasibleByFlow(jobs, stretch, nodes);
+  if (method === 'flow') return feasibleByFlow(jobs, stretch, nodes, net ?? new FlowNetwork(2));
   if (method === 'lp') return feasibleByLp(jobs, stretch, nodes);
   throw new RangeError(`maxStretch bound: method must be 'flow' or 'lp', got '${method as string}'`);
 }
@@ -286,9 +296,10 @@ export function maxStretchLowerBound(jobs: readonly DfrsJob[], options: MaxStret
   if (!(tolerance > 0)) throw new RangeError(`maxStretchLowerBound: tolerance must be > 0, got ${tolerance}`);
   const prepared = prepare(jobs, options.nodes, threshold, options.cores);
   let iterations = 0;
+  const net = new FlowNetwork(2); // buffers reused by every check
   const feasible = (s: number) => {
     iterations++;
-    return check(prepared, s, options.nodes, method);
+    return check(prepared, s, options.nodes, method, net);
   };
   if (feasible(1)) return { bound: 1, upper: 1, iterations, jobsUsed: prepared.length };
   let lo = 1;
