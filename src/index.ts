@@ -15,6 +15,7 @@ export * from './workloads/swf';
 export * from './workloads/traces';
 export * from './workloads/filters';
 export * from './schedulers/batch';
+export * from './metrics';
 export * as packing from './schedulers/packing';
 export * from './analysis';
 export * as bounds from './bounds';
