@@ -22,3 +22,4 @@ export * as bounds from './bounds';
 export * as dfrsWorkloads from './workloads/dfrs';
 export * as reservation from './schedulers/reservation';
 export * as evolving from './schedulers/evolving';
+export * as sweep from './sweep';
