@@ -14,6 +14,10 @@
  *
  * Stretch is the bounded stretch of Section 2.2 with a 10 s threshold:
  *   stretch_j = max(1, flowTime_j / max(10, p_j)).
+ * (The paper's wording, "turn-around time replaced by the threshold when
+ * smaller", applied to both the actual and the dedicated turn-around time,
+ * gives max(flow, 10) / max(p, 10), which is the same number because
+ * flow >= p.)
  * Choice (the paper writes d_j = r_j + S·p_j for the plain stretch): for the
  * bounded stretch, a target S >= 1 is met exactly when the job completes by
  *   d_j = r_j + S · max(10, p_j),
