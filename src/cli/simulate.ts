@@ -1,0 +1,180 @@
+/**
+ * `schedlab simulate`: run a batch scheduler on a trace or a Lublin workload,
+ * print a summary and optionally write per-job results as CSV.
+ *
+ *   schedlab simulate (--trace FILE|NAME | --lublin N [--seed S]) [--policy fcfs|easy|conservative]
+ *                     [--machine-size P] [--estimates exact|requested] [--load L]
+ *                     [--threshold SECONDS] [--lenient] [--out jobs.csv]
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { WorkloadJob } from '../workloads/job';
+import { generateLublin } from '../workloads/lublin';
+import { headerMachineSize, readSwf } from '../workloads/swf';
+import { loadTrace, traceManifest } from '../workloads/traces';
+import { offeredLoad, scaleToLoad } from '../workloads/filters';
+import { simulateBatch, BatchPolicy, BatchEstimates, BatchJobResult } from '../schedulers/batch/simulate';
+import { jobMetrics, summarizeRun, BOUNDED_SLOWDOWN_THRESHOLD } from '../metrics/jobs';
+
+export const SIMULATE_USAGE = `usage: schedlab simulate (--trace FILE|NAME | --lublin N [--seed S]) [options]
+  --trace FILE|NAME     SWF file (.swf or .swf.gz) or a trace name from data/traces.json
+                        (${'{names}'})
+  --lublin N            generate N jobs with the Lublin-Feitelson 2003 model
+  --seed S              seed for --lublin (default 1)
+  --policy P            fcfs | easy | conservative (default easy)
+  --machine-size P      processors (default: trace header MaxProcs; 128 for --lublin)
+  --estimates E         exact | requested (default exact)
+  --load L              rescale inter-arrival times to offered load L first
+  --threshold SECONDS   bounded-slowdown threshold (default ${BOUNDED_SLOWDOWN_THRESHOLD})
+  --lenient             skip and count malformed SWF lines instead of failing
+  --out FILE            write per-job results as CSV
+  --help                show this help`;
+
+export class UsageError extends Error {}
+
+const VALUE_FLAGS = new Set(['trace', 'lublin', 'seed', 'policy', 'machine-size', 'estimates', 'load', 'threshold', 'out']);
+const BOOL_FLAGS = new Set(['lenient', 'help']);
+
+/** Parse `--flag value`, `--flag=value` and boolean flags; unknown or repeated flags are errors. */
+export function parseSimulateArgs(argv: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (!a.startsWith('--')) throw new UsageError(`unexpected argument '${a}'`);
+    const eq = a.indexOf('=');
+    const name = a.slice(2, eq < 0 ? undefined : eq);
+    if (out.has(name)) throw new UsageError(`option --${name} given twice`);
+    if (BOOL_FLAGS.has(name)) {
+      if (eq >= 0) throw new UsageError(`option --${name} takes no value`);
+      out.set(name, 'true');
+    } else if (VALUE_FLAGS.has(name)) {
+      let v: string;
+      if (eq >= 0) v = a.slice(eq + 1);
+      else {
+        if (i + 1 >= argv.length || argv[i + 1].startsWith('--')) throw new UsageError(`option --${name} needs a value`);
+        v = argv[++i];
+      }
+      out.set(name, v);
+    } else throw new UsageError(`unknown option --${name}`);
+  }
+  return out;
+}
+
+function num(flags: Map<string, string>, name: string, check: (x: number) => boolean, what: string): number | undefined {
+  const v = flags.get(name);
+  if (v === undefined) return undefined;
+  const x = Number(v);
+  if (v.trim() === '' || !Number.isFinite(x) || !check(x)) throw new UsageError(`--${name} must be ${what}, got '${v}'`);
+  return x;
+}
+
+const isPosInt = (x: number) => Number.isInteger(x) && x > 0;
+
+function csvOf(results: readonly BatchJobResult[], threshold: number): string {
+  const lines = ['id,submit,start,end,runtime,procs,wait,response,stretch,bounded_slowdown'];
+  for (const r of results) {
+    const m = jobMetrics(r, { threshold });
+    lines.push([r.id, r.submit, r.start, r.end, r.runtime, r.procs, m.wait, m.response, m.stretch, m.boundedSlowdown].join(','));
+  }
+  return lines.join('\n') + '\n';
+}
+
+const fmt = (x: number, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : String(x));
+
+/** Entry point: `argv` after `simulate`. Returns the exit code. */
+export async function simulateMain(argv: readonly string[], out: (s: string) => void = (s) => process.stdout.write(s + '\n')): Promise<number> {
+  const usage = () => SIMULATE_USAGE.replace('{names}', traceManifest().map((t) => t.name).join(', '));
+  let flags: Map<string, string>;
+  try {
+    flags = parseSimulateArgs(argv);
+    if (flags.has('help')) {
+      out(usage());
+      return 0;
+    }
+    if (flags.has('trace') === flags.has('lublin')) throw new UsageError('give exactly one of --trace or --lublin');
+    if (flags.has('seed') && !flags.has('lublin')) throw new UsageError('--seed only applies to --lublin');
+    const policy = (flags.get('policy') ?? 'easy') as BatchPolicy;
+    if (!['fcfs', 'easy', 'conservative'].includes(policy)) throw new UsageError(`--policy must be fcfs, easy or conservative, got '${policy}'`);
+    const estimates = (flags.get('estimates') ?? 'exact') as BatchEstimates;
+    if (!['exact', 'requested'].includes(estimates)) throw new UsageError(`--estimates must be exact or requested, got '${estimates}'`);
+    num(flags, 'lublin', isPosInt, 'a positive integer');
+    num(flags, 'machine-size', isPosInt, 'a positive integer');
+    num(flags, 'load', (x) => x > 0, 'a positive number');
+    num(flags, 'threshold', (x) => x > 0, 'a positive number');
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`schedlab simulate: ${e.message}\n${usage()}\n`);
+      return 2;
+    }
+    throw e;
+  }
+
+  const policy = (flags.get('policy') ?? 'easy') as BatchPolicy;
+  const estimates = (flags.get('estimates') ?? 'exact') as BatchEstimates;
+  const threshold = num(flags, 'threshold', (x) => x > 0, 'a positive number') ?? BOUNDED_SLOWDOWN_THRESHOLD;
+  let machineSize = num(flags, 'machine-size', isPosInt, 'a positive integer');
+  let jobs: WorkloadJob[];
+  let source: string;
+  try {
+    if (flags.has('lublin')) {
+      const count = Number(flags.get('lublin'));
+      const seedText = flags.get('seed') ?? '1';
+      const seed = /^\d+$/.test(seedText) ? Number(seedText) : seedText;
+      machineSize = machineSize ?? 128;
+      jobs = generateLublin({ jobs: count, seed, machineSize });
+      source = `Lublin-Feitelson 2003, ${count} jobs, seed ${seedText}`;
+    } else {
+      const trace = flags.get('trace') as string;
+      const lenient = flags.has('lenient');
+      if (fs.existsSync(trace)) {
+        const r = await readSwf(trace, { lenient, machineSize });
+        machineSize = machineSize ?? headerMachineSize(r.header);
+        if (machineSize === undefined) throw new UsageError(`${trace} has no MaxProcs/MaxNodes header: give --machine-size`);
+        jobs = r.jobs;
+        source = `${path.basename(trace)} (${r.report.read} job lines, ${r.report.kept} kept${dropText(r.report.dropped)})`;
+      } else if (/[/\\]|\.swf/.test(trace)) {
+        throw new UsageError(`trace file not found: ${trace}`);
+      } else {
+        const r = await loadTrace(trace, { lenient, machineSize });
+        machineSize = machineSize ?? r.info.machineSize;
+        jobs = r.jobs;
+        source = `${r.info.name} (${r.report.read} job lines, ${r.report.kept} kept${dropText(r.report.dropped)}, sha256 verified)`;
+      }
+    }
+    const load = num(flags, 'load', (x) => x > 0, 'a positive number');
+    if (load !== undefined) jobs = scaleToLoad(jobs, machineSize, load);
+  } catch (e) {
+    process.stderr.write(`schedlab simulate: ${(e as Error).message}\n`);
+    return e instanceof UsageError ? 2 : 1;
+  }
+
+  let results: BatchJobResult[];
+  try {
+    results = simulateBatch(jobs, { machineSize, policy, estimates });
+  } catch (e) {
+    process.stderr.write(`schedlab simulate: ${(e as Error).message}\n`);
+    return 1;
+  }
+  const s = summarizeRun(results, { machineSize, threshold });
+  out(`workload      ${source}`);
+  out(`machine       ${machineSize} processors; offered load ${jobs.length > 1 ? fmt(offeredLoad(jobs, machineSize), 3) : 'n/a'}`);
+  out(`policy        ${policy} (estimates: ${estimates})`);
+  out(`jobs          ${s.jobs}`);
+  out(`wait          mean ${fmt(s.meanWait, 1)} s, max ${fmt(s.maxWait, 0)} s`);
+  out(`response      mean ${fmt(s.meanResponse, 1)} s, max ${fmt(s.maxResponse, 0)} s`);
+  out(`bounded sld   mean ${fmt(s.meanBoundedSlowdown, 2)}, max ${fmt(s.maxBoundedSlowdown, 1)} (threshold ${threshold} s)`);
+  out(`stretch       mean ${fmt(s.meanStretch, 2)}, max ${fmt(s.maxStretch, 1)}`);
+  out(`utilization   ${fmt(s.utilization, 3)} over makespan ${fmt(s.makespan, 0)} s`);
+  const outFile = flags.get('out');
+  if (outFile) {
+    fs.mkdirSync(path.dirname(path.resolve(outFile)), { recursive: true });
+    fs.writeFileSync(outFile, csvOf(results, threshold));
+    out(`per-job CSV   ${outFile}`);
+  }
+  return 0;
+}
+
+function dropText(dropped: Record<string, number>): string {
+  const parts = Object.entries(dropped).map(([k, v]) => `${v} ${k}`);
+  return parts.length ? `; dropped: ${parts.join(', ')}` : '';
+}

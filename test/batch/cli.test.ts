@@ -1,0 +1,61 @@
+import { expect } from 'chai';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { simulateMain, parseSimulateArgs } from '../../src/cli/simulate';
+import { main, COMMANDS } from '../../src/bin/schedlab';
+
+function capture<T>(fn: (out: (s: string) => void) => Promise<T>): Promise<{ code: T; text: string; err: string }> {
+  const lines: string[] = [];
+  const errs: string[] = [];
+  const write = process.stderr.write.bind(process.stderr);
+  (process.stderr as unknown as { write: (s: string) => boolean }).write = (s: string) => (errs.push(String(s)), true);
+  return fn((s) => lines.push(s)).then(
+    (code) => {
+      process.stderr.write = write;
+      return { code, text: lines.join('\n'), err: errs.join('') };
+    },
+    (e) => {
+      process.stderr.write = write;
+      throw e;
+    },
+  );
+}
+
+describe('schedlab simulate CLI', () => {
+  it('runs a Lublin workload, prints a summary and writes per-job CSV', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-'));
+    const csv = path.join(dir, 'jobs.csv');
+    const r = await capture((out) => simulateMain(['--lublin', '300', '--seed', '5', '--policy', 'easy', '--machine-size', '64', '--out', csv], out));
+    expect(r.code).to.equal(0);
+    expect(r.text).to.match(/policy\s+easy/);
+    expect(r.text).to.match(/jobs\s+300/);
+    const rows = fs.readFileSync(csv, 'utf8').trim().split('\n');
+    expect(rows[0]).to.equal('id,submit,start,end,runtime,procs,wait,response,stretch,bounded_slowdown');
+    expect(rows).to.have.length(301);
+    fs.rmSync(dir, { recursive: true });
+  });
+
+  it('bad flags give a clear error and exit code 2', async () => {
+    for (const [args, msg] of [
+      [['--lublin', '10', '--bogus', '1'], /unknown option --bogus/],
+      [['--lublin', '10', '--policy', 'sjf'], /--policy must be fcfs, easy or conservative, got 'sjf'/],
+      [['--lublin', 'ten'], /--lublin must be a positive integer, got 'ten'/],
+      [['--policy', 'easy'], /exactly one of --trace or --lublin/],
+      [['--lublin', '10', '--machine-size'], /--machine-size needs a value/],
+      [['--trace', 'missing/file.swf'], /trace file not found: missing\/file.swf/],
+    ] as [string[], RegExp][]) {
+      const r = await capture((out) => simulateMain(args, out));
+      expect(r.code, args.join(' ')).to.equal(2);
+      expect(r.err).to.match(msg);
+    }
+    expect(() => parseSimulateArgs(['--seed', '1', '--seed', '2'])).to.throw(/given twice/);
+  });
+
+  it('dispatcher lists commands and rejects unknown ones', async () => {
+    expect(Object.keys(COMMANDS)).to.include('simulate');
+    const r = await capture(() => main(['frobnicate']));
+    expect(r.code).to.equal(2);
+    expect(r.err).to.match(/unknown command 'frobnicate'/);
+  });
+});
