@@ -5,3 +5,5 @@
  */
 export * from './progress';
 export * from './simulator';
+export * from './workload';
+export * from './experiment';

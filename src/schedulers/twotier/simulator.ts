@@ -60,7 +60,7 @@ export interface TwoTierOptions extends TwoTierModelOptions {
   policy: TwoTierPolicy;
   /** Seconds a migration pauses the job (MEASY; paper default 20). */
   migrationCost?: number;
-  /** Which runtime the scheduler sees: the job's requestedTime (default) or its real runtime. */
+  /** Which runtime the scheduler sees: max(requestedTime, runtime) (default 'requested') or the real runtime. */
   estimates?: 'requested' | 'exact';
   /** Whether the scheduler knows the processes' CPU usage (default 'exact'). */
   cpuInfo?: 'exact' | 'none';
@@ -215,7 +215,8 @@ export function simulateTwoTier(jobs: readonly TwoTierJob[], options: TwoTierOpt
     for (let k = 0; k < n; k++) use[k] = job.cpuUsage ? job.cpuUsage[k] : 1;
     const order = Int32Array.from({ length: n }, (_, k) => k);
     if (knowUsage) order.sort((a, b) => use[b] - use[a] || a - b);
-    const est = options.estimates === 'exact' ? job.runtime : job.requestedTime !== undefined && job.requestedTime > 0 ? job.requestedTime : job.runtime;
+    // as the batch schedulers do: a missing estimate is the runtime, an underestimate is raised to it
+    const est = options.estimates === 'exact' || !(job.requestedTime !== undefined && job.requestedTime > 0) ? job.runtime : Math.max(job.requestedTime, job.runtime);
     return {
       i, job, n, work: job.runtime, est, use, order,
       loss: drawForegroundLoss(rng, options.lossRange),
