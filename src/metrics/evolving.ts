@@ -99,3 +99,17 @@ export function systemMetrics(schedule: EvolvingSchedule, schedulingTime = NaN):
     schedulingTime,
   };
 }
+
+/**
+ * How unequally waste is split among applications: the share of the total
+ * waste held by the `top` fraction of applications that waste most (e.g. 0.1
+ * for the top 10%). 0 when nothing is wasted.
+ */
+export function topWasteShare(wastes: readonly number[], top = 0.1): number {
+  if (!(top > 0 && top <= 1)) throw new RangeError(`topWasteShare: top must be in (0, 1], got ${top}`);
+  const total = wastes.reduce((a, b) => a + b, 0);
+  if (!(total > 0)) return 0;
+  const sorted = [...wastes].sort((a, b) => b - a);
+  const k = Math.max(1, Math.ceil(top * sorted.length));
+  return sorted.slice(0, k).reduce((a, b) => a + b, 0) / total;
+}

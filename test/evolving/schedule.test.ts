@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import * as fc from 'fast-check';
 import {
-  EvolvingApp, scheduleByName, scheduleRigid, scheduleVariant, EVOLVING_ALGORITHMS, EVOLVING_VARIANTS,
+  EvolvingApp, scheduleByName, scheduleRigid, scheduleRigidEarliestFit, scheduleVariant, EVOLVING_ALGORITHMS, EVOLVING_VARIANTS,
   isScheduledVersionOf, delay, sumAll, maxOver, totalDuration, peakNodes, valueAt, Step,
   systemMetrics, appMetrics, runEvolvingExperiment, evolvingSystemTable, evolvingUserTable,
   generateEvolvingTest, evolvingTestCase,
@@ -60,6 +60,22 @@ describe('evolving/list: Algorithm 1, rigid baseline, metrics', () => {
       }),
       { numRuns: 150 },
     );
+  });
+
+  it('property: rigid through the batch simulator (CBF) equals the earliest-fit reduction', () => {
+    fc.assert(
+      fc.property(arbInstance, ({ nodes, apps }) => {
+        const a = scheduleRigid(apps, nodes);
+        const b = scheduleRigidEarliestFit(apps, nodes);
+        expect(a.apps).to.deep.equal(b.apps);
+        expect(a.resource).to.deep.equal(b.resource);
+      }),
+      { numRuns: 150 },
+    );
+    for (let t = 0; t < 3; t++) {
+      const apps = evolvingTestCase('rigid-check', t);
+      expect(scheduleRigid(apps, 75).apps).to.deep.equal(scheduleRigidEarliestFit(apps, 75).apps);
+    }
   });
 
   it('hand-worked schedule and metrics: two applications on 4 nodes', () => {

@@ -11,4 +11,5 @@ export * from './list';
 export * from './rigid';
 export * from './workload';
 export * from './experiment';
+export * from './chart';
 export * from '../../metrics/evolving';

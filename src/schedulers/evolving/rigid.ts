@@ -3,17 +3,41 @@
  * (peak node count × total duration) and the jobs are scheduled by
  * conservative backfilling (CBF) in queue order.
  *
- * All applications are queued at time 0 and run times are exact, so CBF
- * reduces to giving each job, in order, the earliest start at which it fits
- * in the availability profile left by the jobs before it (no job ever ends
- * early, so no reservation ever moves). That is Algorithm 1 with the no-
- * expansion fit on one-step profiles, which is what is run here.
+ * `scheduleRigid` runs the toolkit's batch simulator (`simulateBatch`,
+ * policy 'conservative', exact run times) on jobs all submitted at time 0.
+ * With every job queued at 0 and exact run times, CBF reduces to giving each
+ * job, in order, the earliest start at which it fits beside the reservations
+ * already made (no job ends early, so no reservation moves):
+ * `scheduleRigidEarliestFit` computes that directly (Algorithm 1 with the
+ * no-expansion fit on one-step profiles); the tests check that both agree.
  */
 import { AppSchedule, EvolvingApp, EvolvingSchedule, listSchedule, rigidProfile } from './list';
 import { baseFit } from './fit';
+import { sumAll, delay, totalDuration, peakNodes } from './profile';
+import { simulateBatch } from '../batch/simulate';
+import { WorkloadJob } from '../../workloads/job';
 
-/** Schedule the applications as rigid jobs with conservative backfilling. */
+/** The rigid job of an application: submitted at 0, peak nodes for the total duration. */
+export function rigidJob(app: EvolvingApp): WorkloadJob {
+  return { id: app.id, submit: 0, runtime: totalDuration(app.profile), procs: peakNodes(app.profile) };
+}
+
+/** Schedule the applications as rigid jobs with conservative backfilling (batch simulator). */
 export function scheduleRigid(apps: readonly EvolvingApp[], nodes: number): EvolvingSchedule {
+  apps.forEach((a, k) => {
+    if (peakNodes(a.profile) < 1) throw new RangeError(`scheduleRigid: application ${a.id} (position ${k}) never uses a node; a rigid job needs at least one`);
+  });
+  const results = simulateBatch(apps.map(rigidJob), { machineSize: nodes, policy: 'conservative', estimates: 'exact' });
+  const out: AppSchedule[] = apps.map((a, k) => {
+    const r = results[k];
+    const allocation = rigidProfile(a.profile);
+    return { id: a.id, requested: a.profile.map((s) => ({ ...s })), start: r.start, allocation, completion: r.start + allocation[0].duration };
+  });
+  return { algorithm: 'rigid', nodes, apps: out, resource: sumAll(out.map((x) => delay(x.allocation, x.start))) };
+}
+
+/** The same schedule computed as earliest fit in queue order (no simulator). */
+export function scheduleRigidEarliestFit(apps: readonly EvolvingApp[], nodes: number): EvolvingSchedule {
   const rigidApps = apps.map((a) => ({ id: a.id, profile: rigidProfile(a.profile) }));
   const s = listSchedule(rigidApps, nodes, (r, res, n) => baseFit(r, res, n, { expandLimit: 1 }), 'rigid');
   const byId = new Map(apps.map((a) => [a.id, a]));
