@@ -24,8 +24,8 @@ const allocArb = fc.record({
 describe('reservation: properties of the availability structure', () => {
   it('adding then deleting an allocation restores the records exactly (and a refused add changes nothing)', () => {
     fc.assert(
-      fc.property(fc.array(allocArb, { maxLength: 14 }), allocArb, (base, extra) => {
-        const p = new AvailabilityProfile(N, { now: 0 });
+      fc.property(fc.array(allocArb, { maxLength: 14 }), allocArb, fc.constantFrom(4, 128), (base, extra, blockSize) => {
+        const p = new AvailabilityProfile(N, { now: 0, blockSize });
         for (const a of base) {
           try {
             p.addAllocation(a.start, a.start + a.length, peSetOf(N, a.pes));
@@ -164,8 +164,8 @@ describe('reservation: properties of online admission', () => {
 
   it('every policy decides exactly as a brute-force reference built from the definitions', () => {
     fc.assert(
-      fc.property(requestsArb, fc.constantFrom(...RESERVATION_POLICIES), (requests, policy) => {
-        const out = simulateReservations(requests, { machineSize: N, policy, recordPes: true });
+      fc.property(requestsArb, fc.constantFrom(...RESERVATION_POLICIES), fc.constantFrom(4, 128), (requests, policy, blockSize) => {
+        const out = simulateReservations(requests, { machineSize: N, policy, recordPes: true, blockSize });
         const ref = referenceRun(requests, policy);
         out.forEach((o, i) => {
           expect(o.accepted, `request ${i} accepted`).to.equal(ref[i].accepted);

@@ -90,7 +90,7 @@ export function reservationRequestsFor(setting: ReservationSetting, replication:
   const seed = `${String(options.seed)}/rep${replication}`;
   const source = options.source ?? 'lublin';
   if (source === 'lublin') {
-    return lublinReservationRequests({ jobs: options.jobs, seed, uMed: setting.uMed, classMap: options.classMap, ...setting });
+    return lublinReservationRequests({ jobs: options.jobs, seed, classMap: options.classMap, ...setting });
   }
   const offset = replication * options.jobs;
   if (offset + options.jobs > source.length) {

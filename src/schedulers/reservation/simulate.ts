@@ -47,6 +47,8 @@ export interface ReservationSimulationOptions {
   recordPes?: boolean;
   /** Record the size of the availability list after each decision (default false). */
   recordSize?: boolean;
+  /** Block size of the record container (see AvailabilityProfile; default 128). */
+  blockSize?: number;
 }
 
 /** Throw an error naming the request and field that is wrong. */
@@ -73,7 +75,7 @@ export function simulateReservations(requests: readonly ReservationRequest[], op
   const policy = checkReservationPolicy(options.policy);
   const machineSize = options.machineSize;
   for (const r of requests) validateReservationRequest(r, machineSize);
-  const profile = new AvailabilityProfile(machineSize);
+  const profile = new AvailabilityProfile(machineSize, { blockSize: options.blockSize });
   const sim = new Simulation();
   const outcomes: ReservationOutcome[] = new Array(requests.length);
   const END = 0;
