@@ -23,3 +23,4 @@ export * as dfrsWorkloads from './workloads/dfrs';
 export * as reservation from './schedulers/reservation';
 export * as evolving from './schedulers/evolving';
 export * as sweep from './sweep';
+export * as dfrs from './schedulers/dfrs';

@@ -1,0 +1,324 @@
+/**
+ * CPU allocation once tasks are mapped to nodes (DFRS paper, sections 4.6 and 4.7).
+ *
+ * All tasks of a job get the same CPU fraction, so an allocation is one yield
+ * per job: a task of job j on node i uses yield_j × need_j of node i's CPU.
+ * Every function here returns yields with, on every node,
+ * Σ yield × need ≤ 1 and, for every job, yield ≤ its cap (1 by default).
+ */
+import lpSolver from 'javascript-lp-solver';
+
+/** A job whose tasks are placed: its CPU need per task and the node of each task. */
+export interface MappedJob {
+  /** CPU need of one task (fraction of a node). */
+  need: number;
+  /** Node index of every task (length = number of tasks). */
+  nodes: ArrayLike<number>;
+  /** Highest yield the job can use (default 1; lower when a multi-core cap applies). */
+  maxYield?: number;
+}
+
+const EPS = 1e-12;
+
+/** Per node, the list of (job, Σ needs of its tasks there). */
+function nodeCoefficients(jobs: readonly MappedJob[], nodeCount: number): { job: number; coef: number }[][] {
+  const perNode: { job: number; coef: number }[][] = Array.from({ length: nodeCount }, () => []);
+  jobs.forEach((j, idx) => {
+    for (let k = 0; k < j.nodes.length; k++) {
+      const n = j.nodes[k];
+      if (!(n >= 0 && n < nodeCount)) throw new RangeError(`job #${idx}: task ${k} is on node ${n}, outside 0..${nodeCount - 1}`);
+      const list = perNode[n];
+      const last = list.length > 0 ? list[list.length - 1] : undefined;
+      if (last && last.job === idx) last.coef += j.need;
+      else list.push({ job: idx, coef: j.need });
+    }
+  });
+  return perNode;
+}
+
+/** Maximum CPU load Λ over nodes: the sum of the CPU needs of the tasks on a node. */
+export function maxNodeLoad(jobs: readonly MappedJob[], nodeCount: number): number {
+  const load = new Float64Array(nodeCount);
+  for (const j of jobs) for (let k = 0; k < j.nodes.length; k++) load[j.nodes[k]] += j.need;
+  let max = 0;
+  for (let i = 0; i < nodeCount; i++) if (load[i] > max) max = load[i];
+  return max;
+}
+
+/** The common yield 1 / max(1, Λ) that maximizes the minimum yield for a fixed mapping. */
+export function uniformYield(jobs: readonly MappedJob[], nodeCount: number): number {
+  return 1 / Math.max(1, maxNodeLoad(jobs, nodeCount));
+}
+
+/**
+ * opt=min: iterative max-min ("water-filling", as for network flows): raise all
+ * unfrozen yields together until a node saturates or a job reaches its cap,
+ * freeze the jobs on saturated nodes and the capped jobs, repeat.
+ * The first step gives every job 1 / max(1, Λ).
+ */
+export function maxMinYields(jobs: readonly MappedJob[], nodeCount: number): Float64Array {
+  const n = jobs.length;
+  const y = new Float64Array(n);
+  if (n === 0) return y;
+  const perNode = nodeCoefficients(jobs, nodeCount);
+  const cap = jobs.map((j) => j.maxYield ?? 1);
+  const residual = new Float64Array(nodeCount).fill(1);
+  const active = new Uint8Array(n);
+  let activeCount = 0;
+  for (let j = 0; j < n; j++) {
+    if (jobs[j].need <= 0 || jobs[j].nodes.length === 0) y[j] = cap[j]; // uses no CPU: nothing limits it
+    else {
+      active[j] = 1;
+      activeCount++;
+    }
+  }
+  const demand = new Float64Array(nodeCount);
+  while (activeCount > 0) {
+    // Largest common increment allowed by every node and every job cap.
+    let delta = Infinity;
+    for (let i = 0; i < nodeCount; i++) {
+      let a = 0;
+      for (const { job, coef } of perNode[i]) if (active[job]) a += coef;
+      demand[i] = a;
+      if (a > 0) delta = Math.min(delta, Math.max(0, residual[i]) / a);
+    }
+    for (let j = 0; j < n; j++) if (active[j]) delta = Math.min(delta, cap[j] - y[j]);
+    if (!Number.isFinite(delta)) break;
+    for (let j = 0; j < n; j++) if (active[j]) y[j] += delta;
+    for (let i = 0; i < nodeCount; i++) residual[i] -= demand[i] * delta;
+    // Freeze jobs at their cap and jobs touching a saturated node.
+    let frozen = 0;
+    for (let j = 0; j < n; j++) {
+      if (active[j] && y[j] >= cap[j] - 1e-12) {
+        y[j] = cap[j];
+        active[j] = 0;
+        frozen++;
+      }
+    }
+    for (let i = 0; i < nodeCount; i++) {
+      if (demand[i] > 0 && residual[i] <= 1e-12) {
+        for (const { job } of perNode[i]) {
+          if (active[job]) {
+            active[job] = 0;
+            frozen++;
+          }
+        }
+      }
+    }
+    activeCount -= frozen;
+    if (frozen === 0) break; // cannot happen in exact arithmetic; guards against float stalls
+  }
+  return y;
+}
+
+/**
+ * Make yields feasible after an LP solve (the solver rounds to 8 decimals):
+ * clamp to [lower, cap] and scale down, node by node, the part above `lower`.
+ */
+function repair(jobs: readonly MappedJob[], nodeCount: number, y: Float64Array, lower: ArrayLike<number>): Float64Array {
+  const perNode = nodeCoefficients(jobs, nodeCount);
+  for (let j = 0; j < y.length; j++) y[j] = Math.min(jobs[j].maxYield ?? 1, Math.max(lower[j], y[j]));
+  for (let i = 0; i < nodeCount; i++) {
+    let base = 0;
+    let extra = 0;
+    for (const { job, coef } of perNode[i]) {
+      base += coef * lower[job];
+      extra += coef * (y[job] - lower[job]);
+    }
+    if (base + extra > 1 && extra > 0) {
+      const f = Math.max(0, (1 - base) / extra) * (1 - 1e-12);
+      for (const { job } of perNode[i]) y[job] = lower[job] + (y[job] - lower[job]) * f;
+    }
+  }
+  return y;
+}
+
+/**
+ * Solve max Σ w_j y_j subject to lower_j ≤ y_j ≤ cap_j and node capacities,
+ * with javascript-lp-solver. The LP is written on z_j = y_j − lower_j ≥ 0.
+ */
+function weightedLp(jobs: readonly MappedJob[], nodeCount: number, lower: ArrayLike<number>, weight: ArrayLike<number>): Float64Array {
+  const n = jobs.length;
+  const y = Float64Array.from(lower);
+  if (n === 0) return y;
+  const perNode = nodeCoefficients(jobs, nodeCount);
+  const constraints: Record<string, { max: number }> = {};
+  const variables: Record<string, Record<string, number>> = {};
+  for (let j = 0; j < n; j++) {
+    const room = (jobs[j].maxYield ?? 1) - lower[j];
+    if (room <= EPS || jobs[j].need <= 0) continue;
+    variables[`z${j}`] = { obj: weight[j], [`u${j}`]: 1 };
+    constraints[`u${j}`] = { max: room };
+  }
+  for (let i = 0; i < nodeCount; i++) {
+    let base = 0;
+    for (const { job, coef } of perNode[i]) base += coef * lower[job];
+    const residual = Math.max(0, 1 - base);
+    let used = false;
+    for (const { job, coef } of perNode[i]) {
+      const v = variables[`z${job}`];
+      if (v) {
+        v[`n${i}`] = coef;
+        used = true;
+      }
+    }
+    if (used) constraints[`n${i}`] = { max: residual };
+  }
+  if (Object.keys(variables).length === 0) return y;
+  const res = lpSolver.Solve({ optimize: 'obj', opType: 'max', constraints, variables }) as Record<string, unknown>;
+  if (res.feasible === false) return y; // lower bounds alone are feasible by construction; keep them
+  for (let j = 0; j < n; j++) {
+    const v = res[`z${j}`];
+    if (typeof v === 'number') y[j] = lower[j] + v;
+  }
+  return repair(jobs, nodeCount, y, lower);
+}
+
+/**
+ * opt=avg: the paper's linear program (2): maximize Σ y_j subject to
+ * 1/max(1,Λ) ≤ y_j ≤ 1 and, on every node, Σ y_j × need_j ≤ 1.
+ */
+export function maxAvgYields(jobs: readonly MappedJob[], nodeCount: number): Float64Array {
+  const base = uniformYield(jobs, nodeCount);
+  const lower = jobs.map((j) => Math.min(base, j.maxYield ?? 1));
+  return weightedLp(
+    jobs,
+    nodeCount,
+    lower,
+    jobs.map(() => 1),
+  );
+}
+
+/** What MCB8-stretch knows about a job at a scheduling event (section 4.7). */
+export interface StretchState {
+  /** Flow time (time since submission) at the event. */
+  flowTime: number;
+  /** Virtual time (integral of the yield) at the event. */
+  virtualTime: number;
+}
+
+/**
+ * The yield job j needs so that its estimated stretch at the next event,
+ * (ft + T) / (vt + y T), equals 1/s. Linear in s (the inverse stretch).
+ */
+export function yieldForInverseStretch(s: number, st: StretchState, period: number): number {
+  return ((st.flowTime + period) * s - st.virtualTime) / period;
+}
+
+/**
+ * opt=max for /stretch-per: iteratively minimize the maximum estimated stretch
+ * (the stretch analogue of opt=min). Works on the inverse stretch s in [0, 1]:
+ * raise s for all unfrozen jobs (each job's yield follows s, clipped to
+ * [0, cap]) until a node saturates, freeze the jobs there, repeat. Each round
+ * finds the saturation point by bisection (yields are piecewise linear in s).
+ */
+export function minMaxStretchYields(
+  jobs: readonly MappedJob[],
+  states: readonly StretchState[],
+  nodeCount: number,
+  period: number,
+): Float64Array {
+  const n = jobs.length;
+  const y = new Float64Array(n);
+  if (n === 0) return y;
+  if (!(period > 0)) throw new RangeError(`minMaxStretchYields: period must be > 0, got ${period}`);
+  const perNode = nodeCoefficients(jobs, nodeCount);
+  const cap = jobs.map((j) => j.maxYield ?? 1);
+  const active = new Uint8Array(n).fill(1);
+  let activeCount = n;
+  const yAt = (j: number, s: number) => Math.min(cap[j], Math.max(0, yieldForInverseStretch(s, states[j], period)));
+  const nodeUse = (i: number, s: number) => {
+    let u = 0;
+    for (const { job, coef } of perNode[i]) u += coef * (active[job] ? yAt(job, s) : y[job]);
+    return u;
+  };
+  const feasible = (s: number) => {
+    for (let i = 0; i < nodeCount; i++) if (perNode[i].length > 0 && nodeUse(i, s) > 1 + 1e-12) return false;
+    return true;
+  };
+  let sLo = 0;
+  while (activeCount > 0) {
+    let sHi = 1;
+    if (feasible(sHi)) {
+      for (let j = 0; j < n; j++) if (active[j]) y[j] = yAt(j, sHi);
+      break;
+    }
+    for (let it = 0; it < 60 && sHi - sLo > 1e-12; it++) {
+      const mid = (sLo + sHi) / 2;
+      if (feasible(mid)) sLo = mid;
+      else sHi = mid;
+    }
+    // Bottleneck nodes: those over capacity at sHi. Freeze their active jobs at sLo.
+    let frozen = 0;
+    for (let i = 0; i < nodeCount; i++) {
+      if (perNode[i].length > 0 && nodeUse(i, sHi) > 1 + 1e-12) {
+        for (const { job } of perNode[i]) {
+          if (active[job]) {
+            y[job] = yAt(job, sLo);
+            active[job] = 0;
+            frozen++;
+          }
+        }
+      }
+    }
+    for (let j = 0; j < n; j++) {
+      if (active[j] && yAt(j, sLo) >= cap[j] - 1e-12) {
+        y[j] = cap[j];
+        active[j] = 0;
+        frozen++;
+      }
+    }
+    activeCount -= frozen;
+    if (frozen === 0) {
+      for (let j = 0; j < n; j++) if (active[j]) y[j] = yAt(j, sLo);
+      break;
+    }
+  }
+  return repair(jobs, nodeCount, y, new Float64Array(n));
+}
+
+/**
+ * opt=avg for /stretch-per. The average of (ft+T)/(vt+yT) is not linear in y;
+ * we keep the minimized maximum stretch (yields from `minMaxStretchYields`'
+ * first round as lower bounds) and maximize the first-order decrease of the
+ * average stretch, Σ y_j (ft_j+T) T / (vt_j + y0_j T)², with the LP solver.
+ * (Our choice: the paper does not give this program.)
+ */
+export function minAvgStretchYields(
+  jobs: readonly MappedJob[],
+  states: readonly StretchState[],
+  nodeCount: number,
+  period: number,
+): Float64Array {
+  const n = jobs.length;
+  if (n === 0) return new Float64Array(0);
+  // Common inverse stretch reachable by all jobs: bisection on s.
+  const perNode = nodeCoefficients(jobs, nodeCount);
+  const cap = jobs.map((j) => j.maxYield ?? 1);
+  const yAt = (j: number, s: number) => Math.min(cap[j], Math.max(0, yieldForInverseStretch(s, states[j], period)));
+  const feasible = (s: number) => {
+    for (let i = 0; i < nodeCount; i++) {
+      let u = 0;
+      for (const { job, coef } of perNode[i]) u += coef * yAt(job, s);
+      if (u > 1 + 1e-12) return false;
+    }
+    return true;
+  };
+  let lo = 0;
+  let hi = 1;
+  if (feasible(1)) lo = 1;
+  else for (let it = 0; it < 60; it++) (feasible((lo + hi) / 2) ? (lo = (lo + hi) / 2) : (hi = (lo + hi) / 2));
+  const lower = jobs.map((_, j) => yAt(j, lo));
+  const raw = states.map((st, j) => {
+    const d = st.virtualTime + lower[j] * period;
+    return ((st.flowTime + period) * period) / Math.max(d * d, 1e-6);
+  });
+  // Normalize so that the LP sees weights in (0, 1] (raw weights can span many decades).
+  const top = Math.max(...raw);
+  return weightedLp(
+    jobs,
+    nodeCount,
+    lower,
+    raw.map((w) => Math.max(w / top, 1e-9)),
+  );
+}

@@ -1,0 +1,13 @@
+/**
+ * Dynamic Fractional Resource Scheduling (Stillwell, Vivien & Casanova):
+ * algorithm names, mappers, CPU allocation, the event-driven simulator and
+ * the experiment runner that produces one plain record per (trace, algorithm).
+ */
+export * from './names';
+export * from './allocation';
+export * from './mapping';
+export * from './invariants';
+export * from './simulator';
+export * from '../../metrics/dfrs';
+export * from './batch';
+export * from './experiment';

@@ -1,0 +1,392 @@
+/**
+ * Task mapping for DFRS (paper sections 4.1-4.3, 4.7): job priorities, the
+ * greedy mappers (Greedy, GreedyP, GreedyPM) and the global vector-packing
+ * mappers (MCB8, MCB8-stretch).
+ *
+ * MCB8 itself (the packing heuristic and the binary search on the yield) is
+ * the shared implementation in src/schedulers/packing; this file only decides
+ * which jobs are offered to it, which tasks keep their node (minvt/minft) and
+ * which jobs are dropped when nothing fits.
+ */
+import { CAPACITY_EPSILON, McbVariant, maximizeMinYield, packArrays, YieldTask } from '../packing';
+import { yieldForInverseStretch } from './allocation';
+
+/** What the mappers know about a job in the system at a decision time. */
+export interface ActiveJob {
+  /** Submission order (0-based); breaks priority ties, earlier first. */
+  order: number;
+  tasks: number;
+  /** CPU need of one task (fraction of a node). */
+  need: number;
+  /** Memory requirement of one task (fraction of a node). */
+  mem: number;
+  /** Flow time: time since submission, seconds. */
+  flowTime: number;
+  /** Virtual time: integral of the job's yield since submission, seconds. */
+  virtualTime: number;
+  /** Node of each task when running, null when waiting (never started or paused). */
+  nodes: Int32Array | null;
+}
+
+/** Memory used and CPU load (sum of CPU needs) per node. */
+export interface NodeUsage {
+  mem: Float64Array;
+  load: Float64Array;
+}
+
+const EPS = CAPACITY_EPSILON;
+
+/**
+ * Job priority (section 4.1): flow time / virtual time². A job that has never
+ * received CPU (virtual time 0) has infinite priority.
+ */
+export function jobPriority(flowTime: number, virtualTime: number): number {
+  return virtualTime > 0 ? flowTime / (virtualTime * virtualTime) : Infinity;
+}
+
+/** Comparator: higher priority first, ties by submission order (earlier first). */
+export function byPriority(a: ActiveJob, b: ActiveJob): number {
+  const pa = jobPriority(a.flowTime, a.virtualTime);
+  const pb = jobPriority(b.flowTime, b.virtualTime);
+  if (pa !== pb) return pa > pb ? -1 : 1;
+  return a.order - b.order;
+}
+
+/** Node usage of a set of running jobs. */
+export function usageOf(jobs: Iterable<ActiveJob>, nodeCount: number): NodeUsage {
+  const u: NodeUsage = { mem: new Float64Array(nodeCount), load: new Float64Array(nodeCount) };
+  for (const j of jobs) if (j.nodes) addTasks(u, j, j.nodes, 1);
+  return u;
+}
+
+function addTasks(u: NodeUsage, j: ActiveJob, nodes: ArrayLike<number>, sign: 1 | -1): void {
+  for (let k = 0; k < nodes.length; k++) {
+    u.mem[nodes[k]] += sign * j.mem;
+    u.load[nodes[k]] += sign * j.need;
+  }
+}
+
+/** Can all tasks of a job fit in memory given the memory already used per node? */
+export function fitsInMemory(tasks: number, mem: number, memUsed: ArrayLike<number>): boolean {
+  let room = 0;
+  for (let i = 0; i < memUsed.length && room < tasks; i++) {
+    const free = 1 - memUsed[i];
+    if (mem <= 0) return true;
+    if (free + EPS >= mem) room += Math.floor((free + EPS) / mem);
+  }
+  return room >= tasks;
+}
+
+/**
+ * Greedy (section 4.2): put each task, one at a time, on the node with the
+ * lowest CPU load among the nodes with enough free memory (ties: lowest node
+ * index). Updates `usage` and returns the nodes when all tasks fit; returns
+ * null and leaves `usage` unchanged otherwise.
+ */
+export function greedyPlace(job: ActiveJob, usage: NodeUsage): Int32Array | null {
+  if (!fitsInMemory(job.tasks, job.mem, usage.mem)) return null;
+  const n = usage.mem.length;
+  const nodes = new Int32Array(job.tasks);
+  for (let k = 0; k < job.tasks; k++) {
+    let best = -1;
+    for (let i = 0; i < n; i++) {
+      if (usage.mem[i] + job.mem <= 1 + EPS && (best < 0 || usage.load[i] < usage.load[best])) best = i;
+    }
+    if (best < 0) {
+      // Unreachable after fitsInMemory; undo to keep the contract anyway.
+      addTasks(usage, job, nodes.subarray(0, k), -1);
+      return null;
+    }
+    nodes[k] = best;
+    usage.mem[best] += job.mem;
+    usage.load[best] += job.need;
+  }
+  return nodes;
+}
+
+/** The outcome of GreedyP / GreedyPM for one incoming job. */
+export interface PreemptiveGreedyResult {
+  /** Nodes of the incoming job, or null when it cannot start even with every running job paused. */
+  placed: Int32Array | null;
+  /** Running jobs to pause. */
+  paused: ActiveJob[];
+  /** Running jobs moved elsewhere (GreedyPM), with their new nodes. */
+  moved: Map<ActiveJob, Int32Array>;
+}
+
+/**
+ * GreedyP / GreedyPM (section 4.2) for an incoming job.
+ *
+ * GreedyP: when Greedy cannot place the job, go through the running jobs by
+ * increasing priority, marking them until the job would fit if all marked jobs
+ * were paused; then go back through the marked jobs by decreasing priority and
+ * un-mark each one that can stay (the job still fits with it running). The
+ * remaining marked jobs are paused and the job is placed with Greedy.
+ *
+ * GreedyPM (`migrate`): the jobs still marked are then, by decreasing
+ * priority, re-placed with Greedy on what is left instead of being paused when
+ * they fit (a move); the others are paused.
+ *
+ * `usage` must describe `running` and is updated to the result.
+ */
+export function preemptiveGreedy(
+  job: ActiveJob,
+  running: readonly ActiveJob[],
+  usage: NodeUsage,
+  migrate: boolean,
+): PreemptiveGreedyResult {
+  const direct = greedyPlace(job, usage);
+  if (direct) return { placed: direct, paused: [], moved: new Map() };
+
+  const ascending = [...running].sort(byPriority).reverse(); // lowest priority first
+  const mem = Float64Array.from(usage.mem);
+  const marked: ActiveJob[] = [];
+  for (const r of ascending) {
+    if (fitsInMemory(job.tasks, job.mem, mem)) break;
+    marked.push(r);
+    for (let k = 0; k < r.tasks; k++) mem[(r.nodes as Int32Array)[k]] -= r.mem;
+  }
+  if (!fitsInMemory(job.tasks, job.mem, mem)) return { placed: null, paused: [], moved: new Map() };
+
+  // Un-mark, by decreasing priority, the jobs that can keep running.
+  const stillMarked: ActiveJob[] = [];
+  for (let m = marked.length - 1; m >= 0; m--) {
+    const r = marked[m];
+    const nodes = r.nodes as Int32Array;
+    for (let k = 0; k < r.tasks; k++) mem[nodes[k]] += r.mem;
+    if (!fitsInMemory(job.tasks, job.mem, mem)) {
+      for (let k = 0; k < r.tasks; k++) mem[nodes[k]] -= r.mem;
+      stillMarked.push(r); // in decreasing priority order
+    }
+  }
+
+  for (const r of stillMarked) addTasks(usage, r, r.nodes as Int32Array, -1);
+  const placed = greedyPlace(job, usage);
+  if (!placed) throw new Error('preemptiveGreedy: internal error, job does not fit after pausing the marked jobs');
+
+  const paused: ActiveJob[] = [];
+  const moved = new Map<ActiveJob, Int32Array>();
+  for (const r of stillMarked) {
+    const nodes = migrate ? greedyPlace(r, usage) : null;
+    if (nodes) moved.set(r, nodes);
+    else paused.push(r);
+  }
+  return { placed, paused, moved };
+}
+
+/** Options of the global mappers. */
+export interface GlobalMappingOptions {
+  nodeCount: number;
+  /** Running jobs below this bound keep their nodes if they keep running (minvt / minft). */
+  limit?: { kind: 'minvt' | 'minft'; seconds: number };
+  /** MCB variant (default 8). */
+  variant?: McbVariant;
+  /** Binary-search accuracy (default 0.01, as in the paper). */
+  tolerance?: number;
+}
+
+/** The outcome of MCB8 / MCB8-stretch: the jobs that run and where; all others wait. */
+export interface GlobalMappingResult {
+  /** Nodes of every job that runs after the decision. */
+  mapping: Map<ActiveJob, Int32Array>;
+  /** Jobs offered to the packer (all jobs in the system). */
+  considered: number;
+  /** Jobs dropped (lowest priority first) because nothing fitted. */
+  dropped: number;
+  /** Yield (MCB8) or inverse stretch (MCB8-stretch) reached by the search. */
+  level: number;
+}
+
+function isPinned(j: ActiveJob, limit: GlobalMappingOptions['limit']): boolean {
+  if (!limit || !j.nodes) return false;
+  return (limit.kind === 'minvt' ? j.virtualTime : j.flowTime) < limit.seconds;
+}
+
+/**
+ * Drop lowest-priority jobs until the memory-only packing (CPU requirement 0,
+ * i.e. "some yield") of the remaining prefix succeeds. Returns the prefix length.
+ *
+ * The paper drops one job at a time. To keep this fast with hundreds of waiting
+ * jobs we start from the longest prefix whose total memory fits in the nodes
+ * (a necessary condition), gallop (drop 1, 2, 4, ... more jobs) and then bisect
+ * between the last failing and the first fitting prefix; this finds the same
+ * prefix as one-at-a-time dropping whenever feasibility is monotone in the
+ * prefix length (it nearly always is).
+ */
+function longestMemoryFeasiblePrefix(sorted: readonly ActiveJob[], pinned: (j: ActiveJob) => boolean, nodeCount: number): number {
+  const n = sorted.length;
+  // Free tasks in priority order; freeEnd[k] = number of free tasks among the first k jobs.
+  const freeEnd = new Int32Array(n + 1);
+  let totalFree = 0;
+  for (let i = 0; i < n; i++) {
+    if (!pinned(sorted[i])) totalFree += sorted[i].tasks;
+    freeEnd[i + 1] = totalFree;
+  }
+  const mem = new Float64Array(totalFree);
+  const cpu = new Float64Array(totalFree); // all zero: memory-only packing
+  for (let i = 0, t = 0; i < n; i++) {
+    const j = sorted[i];
+    if (!pinned(j)) for (let k = 0; k < j.tasks; k++) mem[t++] = j.mem;
+  }
+  const preMem = new Float64Array(nodeCount);
+  const preCpu = new Float64Array(nodeCount);
+  const fits = (k: number): boolean => {
+    preMem.fill(0);
+    for (let i = 0; i < k; i++) {
+      const j = sorted[i];
+      if (pinned(j)) for (let t = 0; t < j.tasks; t++) preMem[(j.nodes as Int32Array)[t]] += j.mem;
+    }
+    for (let i = 0; i < nodeCount; i++) if (preMem[i] > 1 + EPS) return false;
+    const m = freeEnd[k];
+    return packArrays(cpu.subarray(0, m), mem.subarray(0, m), nodeCount, 8, { cpu: preCpu, mem: preMem }) !== null;
+  };
+  // Necessary condition: total memory of the prefix at most the number of nodes.
+  let upper = 0;
+  let total = 0;
+  while (upper < n && total + sorted[upper].tasks * sorted[upper].mem <= nodeCount + EPS) {
+    total += sorted[upper].tasks * sorted[upper].mem;
+    upper++;
+  }
+  if (upper === 0) return 0;
+  if (fits(upper)) {
+    if (upper === n) return n;
+    // Longer prefixes are impossible by the memory total; `upper` is the answer.
+    return upper;
+  }
+  let bad = upper;
+  let step = 1;
+  let good = -1;
+  while (good < 0) {
+    const k = Math.max(0, bad - step);
+    if (k === 0 || fits(k)) good = k;
+    else {
+      bad = k;
+      step *= 2;
+    }
+  }
+  while (bad - good > 1) {
+    const mid = (good + bad) >> 1;
+    if (fits(mid)) good = mid;
+    else bad = mid;
+  }
+  return good;
+}
+
+/**
+ * MCB8 (section 4.3): map all jobs in the system from scratch by vector
+ * packing with a binary search on the common yield (the shared
+ * `maximizeMinYield`); jobs are listed by decreasing priority and, when no
+ * yield fits, the lowest-priority job is dropped and the search repeated.
+ * With minvt/minft, running jobs under the bound that stay keep their nodes.
+ */
+export function mcb8Mapping(jobs: readonly ActiveJob[], options: GlobalMappingOptions): GlobalMappingResult {
+  const { nodeCount } = options;
+  const sorted = [...jobs].sort(byPriority);
+  const pinned = (j: ActiveJob) => isPinned(j, options.limit);
+  let keep = longestMemoryFeasiblePrefix(sorted, pinned, nodeCount);
+  let dropped = sorted.length - keep;
+  for (; keep > 0; keep--, dropped++) {
+    const kept = sorted.slice(0, keep);
+    const tasks: YieldTask[] = [];
+    const fixed: number[] = [];
+    kept.forEach((j, idx) => {
+      const pin = pinned(j);
+      for (let t = 0; t < j.tasks; t++) {
+        tasks.push({ job: idx, cpuNeed: j.need, mem: j.mem });
+        fixed.push(pin ? (j.nodes as Int32Array)[t] : -1);
+      }
+    });
+    const res = maximizeMinYield(tasks, nodeCount, { variant: options.variant ?? 8, tolerance: options.tolerance ?? 0.01, fixedHost: fixed });
+    if (!res) continue;
+    const mapping = new Map<ActiveJob, Int32Array>();
+    let t = 0;
+    for (const j of kept) {
+      mapping.set(j, Int32Array.from(res.placement.slice(t, t + j.tasks)));
+      t += j.tasks;
+    }
+    return { mapping, considered: sorted.length, dropped, level: res.yield };
+  }
+  return { mapping: new Map(), considered: sorted.length, dropped: sorted.length, level: 0 };
+}
+
+/**
+ * MCB8-stretch (section 4.7): like MCB8, but the binary search is on the
+ * inverse s of the estimated maximum stretch at the next scheduling event,
+ * (ft + T) / (vt + y T); for a target s each job needs yield
+ * y_j = ((ft_j + T) s − vt_j) / T (clipped at 0; above 1 the target is infeasible),
+ * i.e. CPU requirement y_j × need_j, and the shared MCB8 packer is asked to
+ * place those vectors. Lowest-priority jobs are dropped when nothing fits.
+ */
+export function mcb8StretchMapping(
+  jobs: readonly ActiveJob[],
+  period: number,
+  options: GlobalMappingOptions,
+): GlobalMappingResult {
+  if (!(period > 0)) throw new RangeError(`mcb8StretchMapping: period must be > 0, got ${period}`);
+  const { nodeCount } = options;
+  const tolerance = options.tolerance ?? 0.01;
+  const variant = options.variant ?? 8;
+  const sorted = [...jobs].sort(byPriority);
+  const pinned = (j: ActiveJob) => isPinned(j, options.limit);
+  let keep = longestMemoryFeasiblePrefix(sorted, pinned, nodeCount);
+  let dropped = sorted.length - keep;
+  for (; keep > 0; keep--, dropped++) {
+    const kept = sorted.slice(0, keep);
+    const free = kept.filter((j) => !pinned(j));
+    const fixedJobs = kept.filter(pinned);
+    const freeTasks = free.reduce((a, j) => a + j.tasks, 0);
+    const cpu = new Float64Array(freeTasks);
+    const mem = new Float64Array(freeTasks);
+    {
+      let t = 0;
+      for (const j of free) for (let k = 0; k < j.tasks; k++) mem[t++] = j.mem;
+    }
+    const preCpu = new Float64Array(nodeCount);
+    const preMem = new Float64Array(nodeCount);
+    for (const j of fixedJobs) for (let k = 0; k < j.tasks; k++) preMem[(j.nodes as Int32Array)[k]] += j.mem;
+    const attempt = (s: number): Int32Array | null => {
+      let t = 0;
+      for (const j of free) {
+        const y = yieldForInverseStretch(s, j, period);
+        if (y > 1 + EPS) return null;
+        const c = Math.max(0, y) * j.need;
+        for (let k = 0; k < j.tasks; k++) cpu[t++] = c;
+      }
+      preCpu.fill(0);
+      for (const j of fixedJobs) {
+        const y = yieldForInverseStretch(s, j, period);
+        if (y > 1 + EPS) return null;
+        for (let k = 0; k < j.tasks; k++) preCpu[(j.nodes as Int32Array)[k]] += Math.max(0, y) * j.need;
+      }
+      for (let i = 0; i < nodeCount; i++) if (preCpu[i] > 1 + EPS || preMem[i] > 1 + EPS) return null;
+      return packArrays(cpu, mem, nodeCount, variant, { cpu: preCpu, mem: preMem });
+    };
+    let best = attempt(0);
+    if (!best) continue;
+    let lo = 0;
+    const top = attempt(1);
+    if (top) {
+      best = top;
+      lo = 1;
+    } else {
+      let hi = 1;
+      while (hi - lo > tolerance) {
+        const mid = (lo + hi) / 2;
+        const p = attempt(mid);
+        if (p) {
+          best = p;
+          lo = mid;
+        } else hi = mid;
+      }
+    }
+    const mapping = new Map<ActiveJob, Int32Array>();
+    let t = 0;
+    for (const j of free) {
+      mapping.set(j, Int32Array.from(best.subarray(t, t + j.tasks)));
+      t += j.tasks;
+    }
+    for (const j of fixedJobs) mapping.set(j, Int32Array.from(j.nodes as Int32Array));
+    return { mapping, considered: sorted.length, dropped, level: lo };
+  }
+  return { mapping: new Map(), considered: sorted.length, dropped: sorted.length, level: 0 };
+}

@@ -1,0 +1,552 @@
+/**
+ * Event-driven DFRS simulator (paper section 5.1) on the shared Simulation core.
+ *
+ * Model:
+ *  - homogeneous nodes, each one fluid CPU resource of capacity 1 and a memory
+ *    of capacity 1; a job has `tasks` identical tasks, each needing `cpuNeed` of
+ *    a node's CPU and `mem` of its memory;
+ *  - memory is never over-committed; CPU needs may be (mapping), but the CPU
+ *    allocated on a node never exceeds 1; all tasks of a job get the same CPU
+ *    fraction, yield × cpuNeed, and the job progresses at rate `yield`
+ *    (a job completes after `runtime` seconds at yield 1);
+ *  - virtual time = integral of the yield; flow time = time since submission;
+ *    priority = flow time / virtual time² (ties by submission order);
+ *  - rescheduling penalty (default 300 s): a job that resumes after a
+ *    preemption, or that has any task migrated, makes no progress for that
+ *    long. The algorithms are not told: they see the yield they assigned, so
+ *    virtual time keeps accumulating during the penalty (our reading of
+ *    "none of the scheduling algorithms are aware of this penalty"), while the
+ *    job's real progress is delayed. Resources stay allocated during the
+ *    penalty (the VM is being restored), which is what makes penalties show up
+ *    as underutilization;
+ *  - rates only change at events (submission, completion, periodic tick), so
+ *    progress is integrated exactly and completion times are exact.
+ *
+ * Allocation after every decision that changes the mapping (including a bare
+ * completion): opt=min / opt=avg for yield-based algorithms; opt=max / opt=avg
+ * on the estimated stretch for /stretch-per, with T = time to the next tick.
+ */
+import { Simulation } from '../../engine/events';
+import type { McbVariant } from '../packing';
+import type { DfrsJob } from '../../workloads/dfrs';
+import { MappedJob, maxAvgYields, maxMinYields, minAvgStretchYields, minMaxStretchYields } from './allocation';
+import { checkAllocation, TaskAllocation } from './invariants';
+import {
+  ActiveJob,
+  byPriority,
+  fitsInMemory,
+  greedyPlace,
+  mcb8Mapping,
+  mcb8StretchMapping,
+  NodeUsage,
+  preemptiveGreedy,
+  usageOf,
+} from './mapping';
+import { DfrsAlgorithm, parseAlgorithm } from './names';
+
+export interface DfrsSimulationOptions {
+  /** Number of nodes. */
+  nodes: number;
+  /** Algorithm name (Table 1 syntax, e.g. "GreedyPM * /per/opt=min/minvt=600") or a parsed algorithm. */
+  algorithm: string | DfrsAlgorithm;
+  /** Scheduling period for /per and /stretch-per, seconds (default 600; `period=` in the name wins). */
+  period?: number;
+  /** Rescheduling penalty, seconds (default 300). */
+  penalty?: number;
+  /**
+   * Cores per node. When set, a one-task job is taken as sequential and its
+   * task can use at most 1/cores of a node: its yield is capped at
+   * (1/cores) / cpuNeed when that is below 1. Default: no cap.
+   */
+  cores?: number;
+  /** MCB variant for the packing (default 8). */
+  mcbVariant?: McbVariant;
+  /** Accuracy of MCB8's binary searches (default 0.01). */
+  tolerance?: number;
+  /** Check memory/CPU/equal-share invariants after every decision (default false). */
+  checkInvariants?: boolean;
+  /** Record the wall-clock time of every MCB8 / MCB8-stretch call (default true). */
+  timeMcb?: boolean;
+  /** Guard against runaway runs (default 10 million events). */
+  maxEvents?: number;
+  /**
+   * Whether virtual time accumulates while a job sits in a rescheduling
+   * penalty (default true: the scheduler does not know about the penalty and
+   * integrates the yield it assigned). With false, virtual time only counts
+   * useful progress (virtual time = work done).
+   */
+  virtualTimeDuringPenalty?: boolean;
+  /** Called for every start, pause, resume, move and completion of a job (for Gantt charts, debugging). */
+  onJobEvent?: (event: DfrsJobEvent) => void;
+}
+
+/** A change in a job's state, as reported to `onJobEvent`. */
+export interface DfrsJobEvent {
+  time: number;
+  job: number;
+  kind: 'start' | 'pause' | 'resume' | 'move' | 'complete';
+  /** Node of each task after the event (empty when not running). */
+  nodes: number[];
+  /** Tasks moved (for 'move'). */
+  moved?: number;
+  /** Flow time and virtual time at the event. */
+  flowTime: number;
+  virtualTime: number;
+  /** Which decision caused it. */
+  cause: 'submission' | 'completion' | 'periodic';
+}
+
+/** What happened to one job. */
+export interface DfrsJobOutcome {
+  id: number;
+  submit: number;
+  /** First time the job got resources (NaN if it never ran, which cannot happen in a finished run). */
+  start: number;
+  completion: number;
+  runtime: number;
+  tasks: number;
+  cpuNeed: number;
+  mem: number;
+  /** Times the job was paused while running. */
+  preemptions: number;
+  /** Times one or more of its tasks moved while it kept running. */
+  migrations: number;
+  /** Tasks paused, summed over preemptions. */
+  tasksPreempted: number;
+  /** Tasks moved, summed over migrations. */
+  tasksMigrated: number;
+  /** Seconds spent under rescheduling penalties. */
+  penaltySeconds: number;
+}
+
+/** One call of MCB8 or MCB8-stretch. */
+export interface McbCall {
+  time: number;
+  /** Jobs in the system offered to the packer. */
+  jobs: number;
+  /** Jobs dropped because nothing fitted. */
+  dropped: number;
+  /** Wall-clock duration, milliseconds (NaN when timing is off). */
+  ms: number;
+  trigger: 'submission' | 'completion' | 'periodic';
+}
+
+export interface DfrsSimulationResult {
+  algorithm: string;
+  nodes: number;
+  period: number;
+  penalty: number;
+  jobs: DfrsJobOutcome[];
+  mcbCalls: McbCall[];
+  /** Integral of useful CPU (allocation outside penalties), node-seconds; equals the total work. */
+  usefulCpuSeconds: number;
+  /** Integral of CPU allocated to jobs under penalty, node-seconds. */
+  penaltyCpuSeconds: number;
+  /** Events processed by the event queue. */
+  events: number;
+  /** Number of decisions (scheduling actions that ran a mapper). */
+  decisions: number;
+}
+
+interface SimJob extends ActiveJob {
+  job: DfrsJob;
+  done: boolean;
+  submitted: boolean;
+  yield: number;
+  maxYield: number;
+  remaining: number;
+  penaltyUntil: number;
+  everRan: boolean;
+  start: number;
+  completion: number;
+  preemptions: number;
+  migrations: number;
+  tasksPreempted: number;
+  tasksMigrated: number;
+  penaltySeconds: number;
+}
+
+const PRIORITY_COMPLETION = 0;
+const PRIORITY_SUBMISSION = 1;
+const PRIORITY_PERIODIC = 2;
+
+function validateJobs(jobs: readonly DfrsJob[], nodes: number): void {
+  const ids = new Set<number>();
+  jobs.forEach((j, i) => {
+    const where = `job at index ${i} (id ${j.id})`;
+    if (ids.has(j.id)) throw new Error(`simulateDfrs: ${where}: duplicate id`);
+    ids.add(j.id);
+    if (!Number.isFinite(j.submit)) throw new RangeError(`simulateDfrs: ${where}: submit must be finite, got ${j.submit}`);
+    if (!(Number.isFinite(j.runtime) && j.runtime >= 0)) throw new RangeError(`simulateDfrs: ${where}: runtime must be >= 0, got ${j.runtime}`);
+    if (!(Number.isInteger(j.tasks) && j.tasks >= 1)) throw new RangeError(`simulateDfrs: ${where}: tasks must be a positive integer, got ${j.tasks}`);
+    if (!(j.cpuNeed > 0 && j.cpuNeed <= 1)) throw new RangeError(`simulateDfrs: ${where}: cpuNeed must be in (0, 1], got ${j.cpuNeed}`);
+    if (!(j.mem > 0 && j.mem <= 1)) throw new RangeError(`simulateDfrs: ${where}: mem must be in (0, 1], got ${j.mem}`);
+    if (!fitsInMemory(j.tasks, j.mem, new Float64Array(nodes))) {
+      throw new RangeError(`simulateDfrs: ${where}: ${j.tasks} tasks of memory ${j.mem} cannot fit on ${nodes} empty nodes`);
+    }
+  });
+}
+
+/**
+ * Simulate a DFRS algorithm on a job list (any order; jobs are processed by
+ * submit time, ties by list order).
+ */
+export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOptions): DfrsSimulationResult {
+  const nodes = options.nodes;
+  if (!(Number.isInteger(nodes) && nodes >= 1)) throw new RangeError(`simulateDfrs: nodes must be a positive integer, got ${nodes}`);
+  const alg = typeof options.algorithm === 'string' ? parseAlgorithm(options.algorithm) : options.algorithm;
+  const period = alg.period ?? options.period ?? 600;
+  const penalty = options.penalty ?? 300;
+  if (!(period > 0)) throw new RangeError(`simulateDfrs: period must be > 0, got ${period}`);
+  if (!(penalty >= 0)) throw new RangeError(`simulateDfrs: penalty must be >= 0, got ${penalty}`);
+  if (options.cores !== undefined && !(Number.isInteger(options.cores) && options.cores >= 1)) {
+    throw new RangeError(`simulateDfrs: cores must be a positive integer, got ${options.cores}`);
+  }
+  validateJobs(jobs, nodes);
+  const timeMcb = options.timeMcb ?? true;
+  const vtDuringPenalty = options.virtualTimeDuringPenalty ?? true;
+  const check = options.checkInvariants ?? false;
+  const mapOpts = { nodeCount: nodes, limit: alg.limit, variant: options.mcbVariant, tolerance: options.tolerance };
+
+  const order = jobs
+    .map((j, i) => ({ j, i }))
+    .sort((a, b) => a.j.submit - b.j.submit || a.i - b.i)
+    .map((x) => x.j);
+  const all: SimJob[] = order.map((job, k) => ({
+    job,
+    order: k,
+    tasks: job.tasks,
+    need: job.cpuNeed,
+    mem: job.mem,
+    flowTime: 0,
+    virtualTime: 0,
+    nodes: null,
+    done: false,
+    submitted: false,
+    yield: 0,
+    maxYield: options.cores !== undefined && job.tasks === 1 ? Math.min(1, 1 / options.cores / job.cpuNeed) : 1,
+    remaining: job.runtime,
+    penaltyUntil: -Infinity,
+    everRan: false,
+    start: NaN,
+    completion: NaN,
+    preemptions: 0,
+    migrations: 0,
+    tasksPreempted: 0,
+    tasksMigrated: 0,
+    penaltySeconds: 0,
+  }));
+
+  const sim = new Simulation({ maxEvents: options.maxEvents ?? 10_000_000 });
+  const active = new Set<SimJob>(); // submitted, not done
+  const running = new Set<SimJob>();
+  let usage: NodeUsage = usageOf([], nodes);
+  let last = order.length > 0 ? order[0].submit : 0;
+  let usefulCpu = 0;
+  let penaltyCpu = 0;
+  let decisions = 0;
+  let remainingToSubmit = all.length;
+  let nextTick = Infinity;
+  const mcbCalls: McbCall[] = [];
+  let completionEvent: ReturnType<Simulation['at']> | undefined;
+  const report = options.onJobEvent;
+  let cause: DfrsJobEvent['cause'] = 'submission';
+  const emit = (j: SimJob, t: number, kind: DfrsJobEvent['kind'], moved?: number) => {
+    if (!report) return;
+    const ev: DfrsJobEvent = { time: t, job: j.job.id, kind, nodes: j.nodes ? Array.from(j.nodes) : [], flowTime: j.flowTime, virtualTime: j.virtualTime, cause };
+    if (moved !== undefined) ev.moved = moved;
+    report(ev);
+  };
+
+  /** Integrate progress of running jobs from `last` to `t`. */
+  const advance = (t: number) => {
+    const dt = t - last;
+    if (dt > 0) {
+      for (const j of running) {
+        const usefulFrom = Math.max(last, j.penaltyUntil);
+        const useful = Math.max(0, t - usefulFrom);
+        j.remaining -= j.yield * useful;
+        j.virtualTime += j.yield * (vtDuringPenalty ? dt : useful);
+        const width = j.yield * j.need * j.tasks;
+        usefulCpu += width * useful;
+        penaltyCpu += width * (dt - useful);
+        j.penaltySeconds += dt - useful;
+      }
+    }
+    last = t;
+    for (const j of active) j.flowTime = t - j.job.submit;
+  };
+
+  const startPenalty = (j: SimJob, t: number) => {
+    if (penalty > 0) j.penaltyUntil = t + penalty;
+  };
+
+  /**
+   * Apply a new set of running jobs with their nodes. Jobs running now and
+   * absent from `next` are paused; present ones keep, move or start.
+   */
+  const applyMapping = (next: Map<ActiveJob, Int32Array>, t: number) => {
+    for (const j of running) {
+      if (!next.has(j)) {
+        j.preemptions++;
+        j.tasksPreempted += j.tasks;
+        j.nodes = null;
+        j.yield = 0;
+        running.delete(j);
+        emit(j, t, 'pause');
+      }
+    }
+    for (const [aj, newNodes] of next) {
+      const j = aj as SimJob;
+      if (newNodes.length !== j.tasks) throw new Error(`simulateDfrs: mapper returned ${newNodes.length} nodes for job ${j.job.id} (${j.tasks} tasks)`);
+      if (running.has(j)) {
+        const moved = tasksMoved(j.nodes as Int32Array, newNodes);
+        if (moved > 0) {
+          j.migrations++;
+          j.tasksMigrated += moved;
+          startPenalty(j, t);
+        }
+        j.nodes = newNodes;
+        if (moved > 0) emit(j, t, 'move', moved);
+      } else {
+        if (j.everRan) startPenalty(j, t);
+        else {
+          j.everRan = true;
+          j.start = t;
+        }
+        j.nodes = newNodes;
+        running.add(j);
+        emit(j, t, j.start === t && j.preemptions === 0 ? 'start' : 'resume');
+      }
+    }
+    usage = usageOf(running, nodes);
+  };
+
+  const allocate = (t: number) => {
+    const list = [...running];
+    const mapped: MappedJob[] = list.map((j) => ({ need: j.need, nodes: j.nodes as Int32Array, maxYield: j.maxYield }));
+    let y: Float64Array;
+    if (alg.periodic === 'MCB8-stretch') {
+      const T = Number.isFinite(nextTick) && nextTick > t ? nextTick - t : period;
+      y = alg.opt === 'avg' ? minAvgStretchYields(mapped, list, nodes, T) : minMaxStretchYields(mapped, list, nodes, T);
+    } else {
+      y = alg.opt === 'avg' ? maxAvgYields(mapped, nodes) : maxMinYields(mapped, nodes);
+    }
+    list.forEach((j, k) => (j.yield = y[k]));
+    if (check) {
+      const tasks: TaskAllocation[] = [];
+      const expected = new Map<number, number>();
+      for (const j of list) {
+        expected.set(j.job.id, j.tasks);
+        for (let k = 0; k < j.tasks; k++) {
+          tasks.push({ job: j.job.id, node: (j.nodes as Int32Array)[k], cpu: j.yield * j.need, need: j.need, mem: j.mem });
+        }
+      }
+      checkAllocation(tasks, nodes, `simulateDfrs (${alg.name}) at t=${t}`, expected);
+      for (const j of active) {
+        if (!running.has(j) && (j.nodes !== null || j.yield !== 0)) throw new Error(`simulateDfrs at t=${t}: waiting job ${j.job.id} holds resources`);
+        if (j.yield > j.maxYield + 1e-9) throw new Error(`simulateDfrs at t=${t}: job ${j.job.id} yield ${j.yield} above its cap ${j.maxYield}`);
+      }
+    }
+  };
+
+  const scheduleCompletion = (t: number) => {
+    sim.cancel(completionEvent);
+    completionEvent = undefined;
+    let best = Infinity;
+    for (const j of running) {
+      const from = Math.max(t, j.penaltyUntil);
+      const eta = j.remaining <= 0 ? from : j.yield > 0 ? from + j.remaining / j.yield : Infinity;
+      if (eta < best) best = eta;
+    }
+    if (Number.isFinite(best)) completionEvent = sim.at(best, onCompletion, { priority: PRIORITY_COMPLETION, kind: 'completion' });
+  };
+
+  const runGlobal = (t: number, trigger: McbCall['trigger'], stretch: boolean) => {
+    const t0 = timeMcb ? performance.now() : 0;
+    const list = [...active];
+    const res = stretch ? mcb8StretchMapping(list, period, mapOpts) : mcb8Mapping(list, mapOpts);
+    const ms = timeMcb ? performance.now() - t0 : NaN;
+    mcbCalls.push({ time: t, jobs: list.length, dropped: res.dropped, ms, trigger });
+    applyMapping(res.mapping, t);
+  };
+
+  /** Greedy on every waiting job, by decreasing priority (the '*' completion action). */
+  const greedyWaiting = (t: number): boolean => {
+    const waiting = [...active].filter((j) => !running.has(j)).sort(byPriority);
+    let changed = false;
+    const next = new Map<ActiveJob, Int32Array>();
+    for (const j of running) next.set(j, j.nodes as Int32Array);
+    for (const j of waiting) {
+      const nodesOf = greedyPlace(j, usage);
+      if (nodesOf) {
+        next.set(j, nodesOf);
+        changed = true;
+      }
+    }
+    if (changed) applyMapping(next, t);
+    return changed;
+  };
+
+  const afterDecision = (t: number, changed: boolean) => {
+    if (changed) allocate(t);
+    scheduleCompletion(t);
+  };
+
+  function onSubmit(j: SimJob) {
+    return (s: Simulation) => {
+      const t = s.now;
+      cause = 'submission';
+      advance(t);
+      j.submitted = true;
+      j.flowTime = 0;
+      active.add(j);
+      remainingToSubmit--;
+      let changed = false;
+      switch (alg.onSubmit) {
+        case 'none':
+          break;
+        case 'Greedy': {
+          const nodesOf = greedyPlace(j, usage);
+          if (nodesOf) {
+            const next = new Map<ActiveJob, Int32Array>();
+            for (const r of running) next.set(r, r.nodes as Int32Array);
+            next.set(j, nodesOf);
+            applyMapping(next, t);
+            changed = true;
+          }
+          break;
+        }
+        case 'GreedyP':
+        case 'GreedyPM': {
+          decisions++;
+          const res = preemptiveGreedy(j, [...running], usage, alg.onSubmit === 'GreedyPM');
+          if (res.placed) {
+            const next = new Map<ActiveJob, Int32Array>();
+            const paused = new Set(res.paused);
+            for (const r of running) {
+              if (paused.has(r as SimJob)) continue;
+              next.set(r, res.moved.get(r) ?? (r.nodes as Int32Array));
+            }
+            next.set(j, res.placed);
+            applyMapping(next, t);
+            changed = true;
+          }
+          break;
+        }
+        case 'MCB8':
+          decisions++;
+          runGlobal(t, 'submission', false);
+          changed = true;
+          break;
+      }
+      if (alg.onSubmit === 'Greedy') decisions++;
+      afterDecision(t, changed);
+      ensureTick(t);
+    };
+  }
+
+  function onCompletion(s: Simulation) {
+    const t = s.now;
+    cause = 'completion';
+    completionEvent = undefined;
+    advance(t);
+    let finished = 0;
+    for (const j of [...running]) {
+      if (j.remaining <= 1e-6 + 1e-12 * j.job.runtime && t >= j.penaltyUntil) {
+        j.remaining = 0;
+        j.done = true;
+        j.completion = t;
+        j.yield = 0;
+        j.nodes = null;
+        running.delete(j);
+        active.delete(j);
+        finished++;
+        emit(j, t, 'complete');
+      }
+    }
+    if (finished > 0) {
+      usage = usageOf(running, nodes);
+      if (alg.onCompletion === 'Greedy') {
+        decisions++;
+        greedyWaiting(t);
+      } else if (alg.onCompletion === 'MCB8') {
+        decisions++;
+        runGlobal(t, 'completion', false);
+      }
+    }
+    afterDecision(t, finished > 0);
+  }
+
+  function onTick(s: Simulation) {
+    const t = s.now;
+    cause = 'periodic';
+    advance(t);
+    nextTick = t + period;
+    decisions++;
+    runGlobal(t, 'periodic', alg.periodic === 'MCB8-stretch');
+    afterDecision(t, true);
+    if (active.size > 0 || remainingToSubmit > 0) sim.at(nextTick, onTick, { priority: PRIORITY_PERIODIC, kind: 'periodic' });
+    else nextTick = Infinity;
+  }
+
+  /** Periodic algorithms tick every `period` from the first submission while work remains. */
+  let tickScheduled = false;
+  const ensureTick = (t: number) => {
+    if (alg.periodic === 'none' || tickScheduled) return;
+    tickScheduled = true;
+    nextTick = t + period;
+    sim.at(nextTick, onTick, { priority: PRIORITY_PERIODIC, kind: 'periodic' });
+  };
+
+  for (const j of all) sim.at(j.job.submit, onSubmit(j), { priority: PRIORITY_SUBMISSION, kind: 'submission' });
+  sim.run();
+
+  for (const j of all) {
+    if (!j.done) throw new Error(`simulateDfrs (${alg.name}): job ${j.job.id} never completed (simulation ended at t=${sim.now})`);
+  }
+  return {
+    algorithm: alg.name,
+    nodes,
+    period,
+    penalty,
+    jobs: all.map((j) => ({
+      id: j.job.id,
+      submit: j.job.submit,
+      start: j.start,
+      completion: j.completion,
+      runtime: j.job.runtime,
+      tasks: j.tasks,
+      cpuNeed: j.need,
+      mem: j.mem,
+      preemptions: j.preemptions,
+      migrations: j.migrations,
+      tasksPreempted: j.tasksPreempted,
+      tasksMigrated: j.tasksMigrated,
+      penaltySeconds: j.penaltySeconds,
+    })),
+    mcbCalls,
+    usefulCpuSeconds: usefulCpu,
+    penaltyCpuSeconds: penaltyCpu,
+    events: sim.processed,
+    decisions,
+  };
+}
+
+/**
+ * Number of tasks that must move to go from one placement of a job to
+ * another: tasks are identical, so only the multiset of nodes matters.
+ */
+export function tasksMoved(before: ArrayLike<number>, after: ArrayLike<number>): number {
+  const count = new Map<number, number>();
+  for (let k = 0; k < before.length; k++) count.set(before[k], (count.get(before[k]) ?? 0) + 1);
+  let kept = 0;
+  for (let k = 0; k < after.length; k++) {
+    const c = count.get(after[k]) ?? 0;
+    if (c > 0) {
+      kept++;
+      count.set(after[k], c - 1);
+    }
+  }
+  return after.length - kept;
+}
