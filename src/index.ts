@@ -24,3 +24,7 @@ export * as reservation from './schedulers/reservation';
 export * as evolving from './schedulers/evolving';
 export * as sweep from './sweep';
 export * as dfrs from './schedulers/dfrs';
+export * as twotier from './schedulers/twotier';
+export * as feitelson96 from './workloads/feitelson96';
+export * as jann97 from './workloads/jann97';
+export * as tsafrir05 from './workloads/tsafrir05';

@@ -7,3 +7,4 @@ export * from './progress';
 export * from './simulator';
 export * from './workload';
 export * from './experiment';
+export * from '../../metrics/twotier';
