@@ -262,7 +262,13 @@ export function simulateBatch(jobs: readonly WorkloadJob[], options: BatchOption
     let w = 1;
     for (let k = 1; k < queue.length; k++) {
       const i = queue[k];
-      if (free > 0 && procs[i] <= free) {
+      if (free === 0) {
+        // Nothing else can start: keep the rest of the queue as it is.
+        if (w !== k) for (let m = k; m < queue.length; m++) queue[w++] = queue[m];
+        else w = queue.length;
+        break;
+      }
+      if (procs[i] <= free) {
         if (now + est[i] <= shadow) {
           startJob(i);
           continue;
