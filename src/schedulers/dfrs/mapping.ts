@@ -197,6 +197,10 @@ export interface GlobalMappingResult {
   level: number;
 }
 
+function bySubmission(jobs: ActiveJob[]): ActiveJob[] {
+  return jobs.sort((a, b) => a.order - b.order);
+}
+
 function isPinned(j: ActiveJob, limit: GlobalMappingOptions['limit']): boolean {
   if (!limit || !j.nodes) return false;
   return (limit.kind === 'minvt' ? j.virtualTime : j.flowTime) < limit.seconds;
@@ -286,7 +290,12 @@ export function mcb8Mapping(jobs: readonly ActiveJob[], options: GlobalMappingOp
   let keep = longestMemoryFeasiblePrefix(sorted, pinned, nodeCount);
   let dropped = sorted.length - keep;
   for (; keep > 0; keep--, dropped++) {
-    const kept = sorted.slice(0, keep);
+    // Priority decides who is dropped; the packer sees the kept jobs in
+    // submission order, so that repacking an unchanged set gives the same
+    // mapping (the paper: MCB8 "always considers the tasks and the nodes in
+    // the same order"; listing by priority, which changes all the time, would
+    // reshuffle equal-sized jobs at every call and cause needless migrations).
+    const kept = bySubmission(sorted.slice(0, keep));
     const tasks: YieldTask[] = [];
     const fixed: number[] = [];
     kept.forEach((j, idx) => {
@@ -331,7 +340,7 @@ export function mcb8StretchMapping(
   let keep = longestMemoryFeasiblePrefix(sorted, pinned, nodeCount);
   let dropped = sorted.length - keep;
   for (; keep > 0; keep--, dropped++) {
-    const kept = sorted.slice(0, keep);
+    const kept = bySubmission(sorted.slice(0, keep)); // see mcb8Mapping
     const free = kept.filter((j) => !pinned(j));
     const fixedJobs = kept.filter(pinned);
     const freeTasks = free.reduce((a, j) => a + j.tasks, 0);

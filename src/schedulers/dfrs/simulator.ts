@@ -13,10 +13,9 @@
  *    priority = flow time / virtual time² (ties by submission order);
  *  - rescheduling penalty (default 300 s): a job that resumes after a
  *    preemption, or that has any task migrated, makes no progress for that
- *    long. The algorithms are not told: they see the yield they assigned, so
- *    virtual time keeps accumulating during the penalty (our reading of
- *    "none of the scheduling algorithms are aware of this penalty"), while the
- *    job's real progress is delayed. Resources stay allocated during the
+ *    long. The algorithms are not told (they never plan for it); virtual time
+ *    counts actual execution only, so it does not grow during a penalty
+ *    (option `virtualTimeDuringPenalty`). Resources stay allocated during the
  *    penalty (the VM is being restored), which is what makes penalties show up
  *    as underutilization;
  *  - rates only change at events (submission, completion, periodic tick), so
@@ -71,9 +70,12 @@ export interface DfrsSimulationOptions {
   maxEvents?: number;
   /**
    * Whether virtual time accumulates while a job sits in a rescheduling
-   * penalty (default true: the scheduler does not know about the penalty and
-   * integrates the yield it assigned). With false, virtual time only counts
-   * useful progress (virtual time = work done).
+   * penalty (default false). Virtual time is "the total subjective execution
+   * time experienced by a job": a job whose VM is being restored experiences
+   * none, so by default it counts only actual execution (= work done).
+   * With true, the scheduler integrates the yield it assigned, penalty or not;
+   * a job just resumed then looks as if it had run 300 s more, loses priority
+   * and is paused again (we saw short jobs thrash this way).
    */
   virtualTimeDuringPenalty?: boolean;
   /** Called for every start, pause, resume, move and completion of a job (for Gantt charts, debugging). */
@@ -204,7 +206,7 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
   }
   validateJobs(jobs, nodes);
   const timeMcb = options.timeMcb ?? true;
-  const vtDuringPenalty = options.virtualTimeDuringPenalty ?? true;
+  const vtDuringPenalty = options.virtualTimeDuringPenalty ?? false;
   const check = options.checkInvariants ?? false;
   const mapOpts = { nodeCount: nodes, limit: alg.limit, variant: options.mcbVariant, tolerance: options.tolerance };
 
