@@ -36,3 +36,48 @@ export function assignCpuUsage<J extends WorkloadJob>(jobs: readonly J[], option
     return { ...j, cpuUsage: use };
   });
 }
+
+/** The statistics the MEASY paper states for its workloads (Section 3.1, Table 1). */
+export interface WorkloadStatistics {
+  jobs: number;
+  /** Average parallelism: mean processors per job. */
+  meanProcs: number;
+  /** Mean runtime, seconds. */
+  meanRuntime: number;
+  /** Share of one-process jobs. */
+  serialFraction: number;
+  /** Mean estimate / runtime over jobs with runtime > 0 (1 = exact estimates). */
+  meanOverestimate: number;
+}
+
+export function workloadStatistics(jobs: readonly WorkloadJob[]): WorkloadStatistics {
+  if (jobs.length === 0) throw new RangeError('workloadStatistics: no jobs');
+  let p = 0;
+  let r = 0;
+  let s = 0;
+  let over = 0;
+  let nOver = 0;
+  for (const j of jobs) {
+    p += j.procs;
+    r += j.runtime;
+    if (j.procs === 1) s++;
+    if (j.runtime > 0 && j.requestedTime !== undefined && j.requestedTime > 0) {
+      over += j.requestedTime / j.runtime;
+      nOver++;
+    }
+  }
+  const n = jobs.length;
+  return { jobs: n, meanProcs: p / n, meanRuntime: r / n, serialFraction: s / n, meanOverestimate: nOver > 0 ? over / nOver : NaN };
+}
+
+/** Share of jobs per size range 1, 2, 3–4, 5–8, … (the usual power-of-two bins). */
+export function sizeDistribution(jobs: readonly WorkloadJob[], machineSize = 320): { sizes: string; low: number; high: number; share: number }[] {
+  const bins: [number, number][] = [[1, 1], [2, 2]];
+  for (let hi = 4; hi / 2 < machineSize; hi *= 2) bins.push([hi / 2 + 1, Math.min(hi, machineSize)]);
+  const counts = new Array<number>(bins.length).fill(0);
+  for (const j of jobs) {
+    const k = bins.findIndex(([lo, hi]) => j.procs >= lo && j.procs <= hi);
+    if (k >= 0) counts[k]++;
+  }
+  return bins.map(([low, high], k) => ({ sizes: low === high ? `${low}` : `${low}-${high}`, low, high, share: counts[k] / jobs.length }));
+}
