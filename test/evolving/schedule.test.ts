@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import * as fc from 'fast-check';
 import {
   EvolvingApp, scheduleByName, scheduleRigid, scheduleRigidEarliestFit, scheduleVariant, EVOLVING_ALGORITHMS, EVOLVING_VARIANTS,
-  isScheduledVersionOf, delay, sumAll, maxOver, totalDuration, peakNodes, valueAt, Step,
+  isScheduledVersionOf, delay, sumAll, maxOver, totalDuration, peakNodes, valueAt, EvolutionProfile,
   systemMetrics, appMetrics, runEvolvingExperiment, evolvingSystemTable, evolvingUserTable,
   generateEvolvingTest, evolvingTestCase,
 } from '../../src/schedulers/evolving';
@@ -47,7 +47,7 @@ describe('evolving/list: Algorithm 1, rigid baseline, metrics', () => {
     fc.assert(
       fc.property(arbInstance, ({ nodes, apps }) => {
         const s = scheduleRigid(apps, nodes);
-        const busy: Step[][] = [];
+        const busy: EvolutionProfile[] = [];
         apps.forEach((app, k) => {
           const d = totalDuration(app.profile);
           const n = peakNodes(app.profile);
