@@ -1,0 +1,100 @@
+/**
+ * Running a set of VCSched algorithms over generated instances, one flat record
+ * per (instance, algorithm), ready for dataframes and tables.
+ */
+import { vcschedRelaxedAverageYield, vcschedRelaxedMinYield } from '../../bounds/vcsched';
+import { GeneratedInstance } from './generator';
+import { HeuristicOptions, VcHeuristic, VCSCHED_HEURISTICS, finishPlacement, runVcschedHeuristic } from './heuristics';
+import { solveVcschedLp, solveVcschedMilp, LpRelaxationResult } from './milp';
+import { solveVcschedExact } from './exact';
+import { instanceTasks } from './model';
+
+/** Heuristics plus the exact methods: MILP (javascript-lp-solver) and EXACT (combinatorial branch-and-bound). */
+export type VcAlgorithm = VcHeuristic | 'MILP' | 'EXACT';
+
+export interface VcRunRecord {
+  set: string;
+  parallel: boolean;
+  hosts: number;
+  tasks: number;
+  jobs: number;
+  slack: number;
+  memCv: number;
+  cpuCv: number;
+  instance: number;
+  algorithm: VcAlgorithm;
+  /**
+   * ok: allocation found (for MILP/EXACT: proven optimal); failed: none found
+   * (for MILP/EXACT: proven infeasible); timeout: MILP time limit / EXACT node
+   * limit hit (yields, if any, are from an unproven incumbent); skipped: not run
+   * (message says why); invalid: the MILP solver's answer failed verification.
+   */
+  status: 'ok' | 'failed' | 'timeout' | 'skipped' | 'invalid';
+  minYield: number | null;
+  avgYield: number | null;
+  seconds: number;
+  /** Closed-form LP-relaxation bound on the minimum yield (null: total memory too large). */
+  lpMinYield: number | null;
+  /** Average yield of the relaxation's second phase. */
+  lpAvgYield: number | null;
+  message: string;
+}
+
+export interface ExperimentOptions extends HeuristicOptions {
+  /** MILP time limit in seconds (default 60). */
+  milpTimeLimitSeconds?: number;
+  /** EXACT node limit (default 5,000,000). */
+  exactNodeLimit?: number;
+  /** Called after every instance (progress reporting). */
+  onInstance?: (done: number, total: number) => void;
+}
+
+export function runVcschedExperiment(
+  instances: readonly GeneratedInstance[],
+  algorithms: readonly VcAlgorithm[],
+  options: ExperimentOptions = {},
+): VcRunRecord[] {
+  const known = new Set<string>([...VCSCHED_HEURISTICS, 'MILP', 'EXACT']);
+  for (const a of algorithms) if (!known.has(a)) throw new RangeError(`runVcschedExperiment: unknown algorithm '${a}'`);
+  const records: VcRunRecord[] = [];
+  instances.forEach((gi, n) => {
+    const inst = gi.instance;
+    const base = {
+      set: gi.set,
+      parallel: gi.spec.parallel ?? false,
+      hosts: inst.hosts,
+      tasks: instanceTasks(inst).length,
+      jobs: inst.jobs.length,
+      slack: gi.spec.slack,
+      memCv: gi.spec.memCv,
+      cpuCv: gi.spec.cpuCv,
+      instance: gi.index,
+      lpMinYield: vcschedRelaxedMinYield(inst),
+      lpAvgYield: vcschedRelaxedAverageYield(inst),
+    };
+    let lp: LpRelaxationResult | undefined;
+    const wantsLp = algorithms.includes('RRND') || algorithms.includes('RRNZ');
+    if (wantsLp && base.tasks * inst.hosts <= (options.lpMaxPairs ?? 400)) lp = solveVcschedLp(inst);
+    for (const algorithm of algorithms) {
+      if (algorithm === 'MILP') {
+        const r = solveVcschedMilp(inst, { timeLimitSeconds: options.milpTimeLimitSeconds });
+        const status = r.status === 'optimal' ? 'ok' : r.status === 'infeasible' ? 'failed' : r.status === 'invalid' ? 'invalid' : 'timeout';
+        const fin = r.placement && r.status !== 'invalid' ? finishPlacement(inst, r.placement, options.improve ?? 'greedy') : null;
+        records.push({ ...base, algorithm, status, minYield: fin?.minYield ?? null, avgYield: fin?.avgYield ?? null, seconds: r.seconds, message: r.message ?? r.status });
+      } else if (algorithm === 'EXACT') {
+        const t0 = process.hrtime.bigint();
+        const r = solveVcschedExact(inst, { nodeLimit: options.exactNodeLimit });
+        const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+        const status = r.status === 'optimal' ? 'ok' : r.status === 'infeasible' ? 'failed' : 'timeout';
+        const fin = r.placement ? finishPlacement(inst, r.placement, options.improve ?? 'greedy') : null;
+        records.push({ ...base, algorithm, status, minYield: fin?.minYield ?? null, avgYield: fin?.avgYield ?? null, seconds, message: `${r.nodes} nodes` });
+      } else {
+        const r = runVcschedHeuristic(inst, algorithm, { ...options, lp });
+        const seconds = r.seconds + ((algorithm === 'RRND' || algorithm === 'RRNZ') && lp ? lp.seconds : 0);
+        records.push({ ...base, algorithm, status: r.status, minYield: r.minYield, avgYield: r.avgYield, seconds, message: r.message ?? '' });
+      }
+    }
+    options.onInstance?.(n + 1, instances.length);
+  });
+  return records;
+}

@@ -1,0 +1,173 @@
+/**
+ * The mixed-integer linear program of section 2.5 (sequential jobs) extended
+ * with the equal-allocation constraints of section 5.1 (parallel jobs), solved
+ * with javascript-lp-solver, and its rational relaxation.
+ *
+ * Variables, for task t and host h: e[t,h] in {0,1} (t on h), a[t,h] >= 0 (CPU
+ * fraction of t on h), and Y (minimum yield). Constraints:
+ *   sum_h e[t,h] = 1                     (one host per task)
+ *   a[t,h] <= e[t,h]                     (CPU only where placed)
+ *   sum_t a[t,h] <= 1                    (host CPU)
+ *   sum_t m_t e[t,h] <= 1                (host memory)
+ *   sum_h a[t,h] <= c_t                  (no more than the need)
+ *   sum_h a[t,h] >= c_t Y                (yield of every task at least Y)
+ *   sum_h a[t,h] = sum_h a[t',h]         (tasks of one job, t' its first task)
+ *   Y <= 1;  maximise Y.
+ * The answer is never trusted blindly: the placement is read back, checked
+ * against memory, and its yield recomputed; a disagreement is reported as
+ * status 'invalid', a time-out as 'feasible' (verified incumbent) or 'unknown'.
+ */
+import { VcInstance, instanceTasks, checkInstance, placementFitsMemory } from './model';
+import { placementYield } from './improve';
+import { LpModel, runLp, lpValue } from './lpsolver';
+
+export interface MilpOptions {
+  /** Wall-clock limit for branch-and-cut, seconds (default 60). */
+  timeLimitSeconds?: number;
+  /**
+   * Forbid task t on hosts h > t (hosts are identical, so any solution can be
+   * relabelled to satisfy this). Default true; shrinks the search, not the optimum.
+   */
+  symmetryBreaking?: boolean;
+}
+
+export type MilpStatus = 'optimal' | 'infeasible' | 'feasible' | 'unknown' | 'invalid';
+
+export interface MilpResult {
+  /**
+   * optimal: proven optimum (verified); infeasible: solver finished without any
+   * solution; feasible: time limit reached, verified incumbent (not proven
+   * optimal); unknown: time limit reached without incumbent; invalid: the
+   * solver's answer failed verification (never use it as an optimum).
+   */
+  status: MilpStatus;
+  /** Minimum yield of the returned placement (recomputed), or null. */
+  minYield: number | null;
+  placement: number[] | null;
+  /** Objective value reported by the solver (NaN if none). */
+  solverObjective: number;
+  seconds: number;
+  message?: string;
+}
+
+const e = (t: number, h: number) => `e_${t}_${h}`;
+const a = (t: number, h: number) => `a_${t}_${h}`;
+
+/** Build the JSON model for javascript-lp-solver. `relax`: no binaries (the LP of section 3.1). */
+export function buildVcschedModel(inst: VcInstance, options: { relax?: boolean; symmetryBreaking?: boolean } = {}): LpModel {
+  checkInstance(inst);
+  const tasks = instanceTasks(inst);
+  const H = inst.hosts;
+  const sym = !options.relax && (options.symmetryBreaking ?? true);
+  const constraints: LpModel['constraints'] = {};
+  const variables: LpModel['variables'] = {};
+  const binaries: Record<string, 1> = {};
+  const firstTask = new Map<number, number>();
+  tasks.forEach((t, i) => {
+    if (!firstTask.has(t.job)) firstTask.set(t.job, i);
+  });
+
+  constraints.Ymax = { max: 1 };
+  variables.Y = { Y: 1, Ymax: 1 };
+  for (let h = 0; h < H; h++) {
+    constraints[`cpu_${h}`] = { max: 1 };
+    constraints[`mem_${h}`] = { max: 1 };
+  }
+  tasks.forEach((t, i) => {
+    constraints[`one_${i}`] = { equal: 1 };
+    constraints[`need_${i}`] = { max: t.cpuNeed };
+    constraints[`yield_${i}`] = { min: 0 }; // sum_h a - c Y >= 0
+    variables.Y[`yield_${i}`] = -t.cpuNeed;
+    const f = firstTask.get(t.job)!;
+    if (f !== i) constraints[`same_${i}`] = { equal: 0 }; // sum_h a[i,h] - sum_h a[f,h] = 0
+    const hmax = sym ? Math.min(H - 1, i) : H - 1;
+    for (let h = 0; h <= hmax; h++) {
+      constraints[`link_${i}_${h}`] = { max: 0 };
+      const ev: Record<string, number> = { [`one_${i}`]: 1, [`link_${i}_${h}`]: -1, [`mem_${h}`]: t.mem };
+      if (options.relax) {
+        constraints[`eub_${i}_${h}`] = { max: 1 };
+        ev[`eub_${i}_${h}`] = 1;
+      } else binaries[e(i, h)] = 1;
+      variables[e(i, h)] = ev;
+      variables[a(i, h)] = { [`link_${i}_${h}`]: 1, [`cpu_${h}`]: 1, [`need_${i}`]: 1, [`yield_${i}`]: 1 };
+    }
+  });
+  // Equal-allocation constraints need the first task's a-variables too.
+  tasks.forEach((t, i) => {
+    const f = firstTask.get(t.job)!;
+    if (f === i) return;
+    const hmaxI = sym ? Math.min(H - 1, i) : H - 1;
+    const hmaxF = sym ? Math.min(H - 1, f) : H - 1;
+    for (let h = 0; h <= hmaxI; h++) variables[a(i, h)][`same_${i}`] = 1;
+    for (let h = 0; h <= hmaxF; h++) variables[a(f, h)][`same_${i}`] = -1;
+  });
+  const model: LpModel = { optimize: 'Y', opType: 'max', constraints, variables };
+  if (!options.relax) model.binaries = binaries;
+  return model;
+}
+
+/** Solve the MILP exactly (within the time limit) and verify the answer. */
+export function solveVcschedMilp(inst: VcInstance, options: MilpOptions = {}): MilpResult {
+  const timeLimit = options.timeLimitSeconds ?? 60;
+  const model = buildVcschedModel(inst, { symmetryBreaking: options.symmetryBreaking });
+  const run = runLp(model, timeLimit);
+  const tasks = instanceTasks(inst);
+  const base = { solverObjective: run.objective, seconds: run.seconds };
+  if (!run.feasible) {
+    return { status: run.timedOut ? 'unknown' : 'infeasible', minYield: null, placement: null, ...base };
+  }
+  // Read the placement back and verify integrality, memory, and the objective.
+  const placement: number[] = [];
+  for (let i = 0; i < tasks.length; i++) {
+    let host = -1;
+    let nonInteger = false;
+    for (let h = 0; h < inst.hosts; h++) {
+      const v = lpValue(run, e(i, h));
+      if (Math.abs(v - Math.round(v)) > 1e-6) nonInteger = true;
+      if (v > 0.5) host = host < 0 ? h : -2;
+    }
+    if (nonInteger || host < 0) {
+      const status: MilpStatus = run.timedOut ? 'unknown' : 'invalid';
+      return { status, minYield: null, placement: null, ...base, message: `task ${i} has no integral host in the solver's answer` };
+    }
+    placement.push(host);
+  }
+  if (!placementFitsMemory(inst, placement)) {
+    return { status: 'invalid', minYield: null, placement: null, ...base, message: 'solver placement exceeds host memory' };
+  }
+  const y = placementYield(inst, placement);
+  if (run.timedOut) return { status: 'feasible', minYield: y, placement, ...base };
+  if (Math.abs(y - run.objective) > 1e-6) {
+    return {
+      status: 'invalid',
+      minYield: y,
+      placement,
+      ...base,
+      message: `solver objective ${run.objective} differs from the placement's yield ${y}`,
+    };
+  }
+  return { status: 'optimal', minYield: y, placement, ...base };
+}
+
+export interface LpRelaxationResult {
+  feasible: boolean;
+  /** Optimal Y of the relaxation (an upper bound on the MILP optimum). */
+  minYield: number | null;
+  /** Fractional e[t][h] of the solver's optimal vertex (used by RRND/RRNZ). */
+  fractions: number[][] | null;
+  seconds: number;
+}
+
+/** Solve the rational relaxation of the MILP with javascript-lp-solver (small instances). */
+export function solveVcschedLp(inst: VcInstance): LpRelaxationResult {
+  const model = buildVcschedModel(inst, { relax: true });
+  const run = runLp(model);
+  if (!run.feasible) return { feasible: false, minYield: null, fractions: null, seconds: run.seconds };
+  const tasks = instanceTasks(inst);
+  const fractions = tasks.map((_, i) => {
+    const row: number[] = [];
+    for (let h = 0; h < inst.hosts; h++) row.push(Math.max(0, lpValue(run, e(i, h))));
+    return row;
+  });
+  return { feasible: true, minYield: run.objective, fractions, seconds: run.seconds };
+}
