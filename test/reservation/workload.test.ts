@@ -5,6 +5,7 @@ import {
   averageSlowdown,
   confidenceInterval95,
   lublinReservationRequests,
+  pairedReservationDifferences,
   reservationUtilization,
   runReservationExperiment,
   runtimeClassAtLeast,
@@ -122,5 +123,18 @@ describe('reservation: metrics', () => {
     for (const s of sum) expect(s.replications).to.equal(2);
     // No accepted job starts before its ready time, so every average slowdown is at least 1.
     for (const s of sum) expect(s.averageSlowdown).to.be.at.least(1);
+  });
+});
+
+describe('reservation: paired differences', () => {
+  it('subtracts the baseline of the same replication', () => {
+    const mk = (policy: 'FF' | 'PE_W', replication: number, acceptanceRate: number) => ({
+      experiment: 'uMed' as const, x: 7, policy, replication, source: 's', requests: 10, accepted: 5, acceptanceRate, averageSlowdown: 1, utilization: 50,
+    });
+    const rows = pairedReservationDifferences([mk('FF', 0, 50), mk('PE_W', 0, 60), mk('FF', 1, 30), mk('PE_W', 1, 42)]);
+    expect(rows).to.have.length(1);
+    expect(rows[0].difference).to.equal(11);
+    // sd of (10, 12) is √2; t(1) = 12.706; half-width = 12.706 · √2 / √2
+    expect(rows[0].differenceCi95).to.be.closeTo(12.7062, 1e-3);
   });
 });

@@ -51,8 +51,8 @@ export function reservationSetting(experiment: ReservationExperiment, x: number)
   }
 }
 
-/** One (setting, policy, replication) result. */
-export interface ReservationRunRecord {
+/** One (setting, policy, replication) result (a type alias so it is a plain table row). */
+export type ReservationRunRecord = {
   experiment: ReservationExperiment;
   x: number;
   policy: ReservationPolicy;
@@ -65,7 +65,7 @@ export interface ReservationRunRecord {
   averageSlowdown: number;
   /** Percent. */
   utilization: number;
-}
+};
 
 export interface ReservationExperimentOptions {
   experiment: ReservationExperiment;
@@ -139,7 +139,7 @@ export function runReservationExperiment(options: ReservationExperimentOptions):
 }
 
 /** Mean and 95% CI half-width per (experiment, x, policy) of acceptance rate, slowdown and utilization. */
-export interface ReservationSummaryRow {
+export type ReservationSummaryRow = {
   experiment: ReservationExperiment;
   x: number;
   policy: ReservationPolicy;
@@ -150,7 +150,7 @@ export interface ReservationSummaryRow {
   averageSlowdownCi95: number;
   utilization: number;
   utilizationCi95: number;
-}
+};
 
 export function summarizeReservationRuns(records: readonly ReservationRunRecord[]): ReservationSummaryRow[] {
   const groups = new Map<string, ReservationRunRecord[]>();
@@ -177,5 +177,46 @@ export function summarizeReservationRuns(records: readonly ReservationRunRecord[
       utilization: util.mean,
       utilizationCi95: util.halfWidth,
     };
+  });
+}
+
+/** Mean paired difference policy − baseline per (experiment, x, policy), with its 95% CI. */
+export type ReservationDifferenceRow = {
+  experiment: ReservationExperiment;
+  x: number;
+  policy: ReservationPolicy;
+  baseline: ReservationPolicy;
+  metric: 'acceptanceRate' | 'averageSlowdown' | 'utilization';
+  replications: number;
+  difference: number;
+  differenceCi95: number;
+};
+
+/**
+ * Paired differences against a baseline policy: within a replication every
+ * policy saw the same requests, so the difference per replication removes
+ * the workload-to-workload variation that dominates the plain CIs.
+ */
+export function pairedReservationDifferences(
+  records: readonly ReservationRunRecord[],
+  options: { baseline?: ReservationPolicy; metric?: 'acceptanceRate' | 'averageSlowdown' | 'utilization' } = {},
+): ReservationDifferenceRow[] {
+  const baseline = checkReservationPolicy(options.baseline ?? 'FF');
+  const metric = options.metric ?? 'acceptanceRate';
+  const base = new Map<string, number>();
+  for (const r of records) if (r.policy === baseline) base.set(`${r.experiment}|${r.x}|${r.replication}`, r[metric]);
+  const groups = new Map<string, { r: ReservationRunRecord; diffs: number[] }>();
+  for (const r of records) {
+    if (r.policy === baseline) continue;
+    const b = base.get(`${r.experiment}|${r.x}|${r.replication}`);
+    if (b === undefined) throw new RangeError(`pairedReservationDifferences: no ${baseline} run for ${r.experiment} = ${r.x}, replication ${r.replication}`);
+    const key = `${r.experiment}|${r.x}|${r.policy}`;
+    const g = groups.get(key) ?? { r, diffs: [] };
+    g.diffs.push(r[metric] - b);
+    groups.set(key, g);
+  }
+  return [...groups.values()].map(({ r, diffs }) => {
+    const ci = confidenceInterval95(diffs);
+    return { experiment: r.experiment, x: r.x, policy: r.policy, baseline, metric, replications: diffs.length, difference: ci.mean, differenceCi95: ci.halfWidth };
   });
 }

@@ -115,17 +115,35 @@ export function simulateReservations(requests: readonly ReservationRequest[], op
   return outcomes;
 }
 
+/** One bar of a Gantt chart of reservations. */
+export interface ReservationGanttRow {
+  /** PE group label, e.g. "PEs 0032–0063". */
+  row: string;
+  job: string;
+  start: number;
+  end: number;
+  pes: number;
+}
+
 /**
- * One row per (accepted job, PE) for a Gantt chart of a small schedule:
- * row "PE 007", job id, start, end. Needs outcomes run with `recordPes`.
+ * Bars for a Gantt chart of a schedule: one per (accepted job, group of
+ * `peGroup` consecutive PEs it uses). With peGroup 1 every PE is a row; with
+ * the LANL-CM5 sizes (multiples of 32) and lowest-numbered allocation, every
+ * reservation is a union of aligned 32-PE groups, so 32 rows show it exactly.
+ * Needs outcomes simulated with `recordPes`.
  */
-export function reservationGanttRows(outcomes: readonly ReservationOutcome[]): { row: string; job: string; start: number; end: number; pes: number }[] {
-  const rows: { row: string; job: string; start: number; end: number; pes: number }[] = [];
+export function reservationGanttRows(outcomes: readonly ReservationOutcome[], options: { peGroup?: number } = {}): ReservationGanttRow[] {
+  const group = options.peGroup ?? 1;
+  if (!Number.isInteger(group) || group < 1) throw new RangeError(`reservationGanttRows: peGroup must be a positive integer, got ${group}`);
+  const rows: ReservationGanttRow[] = [];
   for (const o of outcomes) {
     if (!o.accepted) continue;
     if (o.allocatedPes === undefined) throw new Error(`reservationGanttRows: job ${o.id} has no PE list; simulate with recordPes: true`);
-    for (const pe of parsePeRanges(o.allocatedPes)) {
-      rows.push({ row: `PE ${String(pe).padStart(3, '0')}`, job: `job ${o.id}`, start: o.start as number, end: o.end as number, pes: o.pes });
+    const groups = [...new Set(parsePeRanges(o.allocatedPes).map((pe) => Math.floor(pe / group)))];
+    for (const g of groups) {
+      const lo = g * group;
+      const label = group === 1 ? `PE ${String(lo).padStart(4, '0')}` : `PEs ${String(lo).padStart(4, '0')}–${String(lo + group - 1).padStart(4, '0')}`;
+      rows.push({ row: label, job: `job ${o.id}`, start: o.start as number, end: o.end as number, pes: o.pes });
     }
   }
   return rows;
