@@ -75,8 +75,8 @@ export interface MeasyCell extends MeasyWorkloadSpec {
   batches?: number;
 }
 
-/** Plain result record of one cell. */
-export interface MeasyCellRecord {
+/** Plain result record of one cell (a type alias, so it is a plain `Record<string, unknown>` row). */
+export type MeasyCellRecord = {
   workload: MeasyWorkloadName;
   policy: TwoTierPolicy;
   load: number;
@@ -99,7 +99,7 @@ export interface MeasyCellRecord {
   /** Share of jobs that finished in a bg VM. */
   finishedInBackground: number;
   seconds: number;
-}
+};
 
 /** Run one cell; pass `workload` to reuse jobs built by `measyWorkload(cell)`. */
 export function runMeasyCell(cell: MeasyCell, workload?: readonly TwoTierJob[]): MeasyCellRecord {

@@ -46,8 +46,8 @@ export interface WorkloadStatistics {
   meanRuntime: number;
   /** Share of one-process jobs. */
   serialFraction: number;
-  /** Mean estimate / runtime over jobs with runtime > 0 (1 = exact estimates). */
-  meanOverestimate: number;
+  /** Σ estimate / Σ runtime over jobs with an estimate (1 = exact estimates). */
+  estimateRatio: number;
 }
 
 export function workloadStatistics(jobs: readonly WorkloadJob[]): WorkloadStatistics {
@@ -55,19 +55,19 @@ export function workloadStatistics(jobs: readonly WorkloadJob[]): WorkloadStatis
   let p = 0;
   let r = 0;
   let s = 0;
-  let over = 0;
-  let nOver = 0;
+  let est = 0;
+  let estRt = 0;
   for (const j of jobs) {
     p += j.procs;
     r += j.runtime;
     if (j.procs === 1) s++;
-    if (j.runtime > 0 && j.requestedTime !== undefined && j.requestedTime > 0) {
-      over += j.requestedTime / j.runtime;
-      nOver++;
+    if (j.requestedTime !== undefined && j.requestedTime > 0) {
+      est += j.requestedTime;
+      estRt += j.runtime;
     }
   }
   const n = jobs.length;
-  return { jobs: n, meanProcs: p / n, meanRuntime: r / n, serialFraction: s / n, meanOverestimate: nOver > 0 ? over / nOver : NaN };
+  return { jobs: n, meanProcs: p / n, meanRuntime: r / n, serialFraction: s / n, estimateRatio: estRt > 0 ? est / estRt : NaN };
 }
 
 /** Share of jobs per size range 1, 2, 3–4, 5–8, … (the usual power-of-two bins). */
