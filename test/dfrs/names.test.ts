@@ -6,6 +6,7 @@ import {
   TABLE1_COMBINATIONS,
   TABLE2_DFRS_ALGORITHMS,
 } from '../../src/schedulers/dfrs/names';
+import { PUBLISHED_TABLE2, PUBLISHED_TABLE3, PUBLISHED_TABLE4, PUBLISHED_TABLE5_HPC2N } from '../../src/schedulers/dfrs/published';
 
 describe('dfrs algorithm names', () => {
   it('parses the 14 Table 1 combinations into the paper\'s actions', () => {
@@ -75,5 +76,17 @@ describe('dfrs algorithm names', () => {
       ['/opt=min/per', /"per" must be the second part/],
     ];
     for (const [name, re] of bad) expect(() => parseAlgorithm(name), name).to.throw(re);
+  });
+
+  it('published reference tables use names this parser accepts and cover the paper\'s rows', () => {
+    const canonical = (n: string) => (n === 'FCFS' || n === 'EASY' ? n : parseAlgorithm(n).name);
+    for (const t of [PUBLISHED_TABLE2, PUBLISHED_TABLE3, PUBLISHED_TABLE4, PUBLISHED_TABLE5_HPC2N]) {
+      for (const n of Object.keys(t)) expect(canonical(n), n).to.equal(n);
+    }
+    expect(Object.keys(PUBLISHED_TABLE2)).to.deep.equal(['FCFS', 'EASY', ...TABLE2_DFRS_ALGORITHMS]);
+    expect(Object.keys(PUBLISHED_TABLE3)).to.have.length(19);
+    expect(new Set(Object.keys(PUBLISHED_TABLE5_HPC2N))).to.deep.equal(new Set(['FCFS', 'EASY', ...allAlgorithmNames()]));
+    // Table 5 repeats Table 2's HPC2N column for the algorithms they share.
+    for (const n of TABLE2_DFRS_ALGORITHMS) expect(PUBLISHED_TABLE5_HPC2N[n], n).to.deep.equal(PUBLISHED_TABLE2[n].hpc2n);
   });
 });

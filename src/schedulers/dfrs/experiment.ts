@@ -137,6 +137,8 @@ export interface DfrsTraceSpec {
   base_seed?: number | string;
   /** Jobs per synthetic trace (default 1000). */
   jobs_per_trace?: number;
+  /** Keep only the first n jobs (by submit time) of an HPC2N week (quick runs); default all. */
+  max_jobs?: number;
 }
 
 /** Build one trace: the same jobs `dfrsTraceSet` gives for that set and index. */
@@ -146,7 +148,8 @@ export function dfrsTrace(spec: DfrsTraceSpec): { jobs: DfrsJob[]; nodes: number
   if (set === 'hpc2n') {
     const weeks = hpc2nWeeks(readHpc2n());
     if (i >= weeks.length) throw new RangeError(`dfrsTrace: trace_index ${i} beyond the ${weeks.length} HPC2N weeks`);
-    return { jobs: weeks[i], nodes: HPC2N_NODES, cores: HPC2N_CORES, name: `week-${i}` };
+    const week = spec.max_jobs !== undefined ? weeks[i].slice(0, spec.max_jobs) : weeks[i];
+    return { jobs: week, nodes: HPC2N_NODES, cores: HPC2N_CORES, name: `week-${i}` };
   }
   if (set !== 'unscaled' && set !== 'scaled') throw new RangeError(`dfrsTrace: unknown trace_set '${set as string}'`);
   const nodes = 128;
@@ -161,7 +164,7 @@ const boundCache = new Map<string, number>();
 
 /**
  * Sweep entry point. Parameters: trace_set, trace_index, algorithm, and
- * optionally load, period, penalty, base_seed, jobs_per_trace. The seed is not
+ * optionally load, period, penalty, base_seed, jobs_per_trace, max_jobs. The seed is not
  * used: traces are identified by their parameters. The bound of a trace is
  * cached in-process (a sweep runs many algorithms per trace).
  */
@@ -176,6 +179,7 @@ export function runCell(params: Record<string, unknown>, _seed?: number): DfrsCe
     load: params.load === undefined || params.load === null ? undefined : Number(params.load),
     base_seed: (params.base_seed as number | string | undefined) ?? 1,
     jobs_per_trace: params.jobs_per_trace === undefined ? undefined : Number(params.jobs_per_trace),
+    max_jobs: params.max_jobs === undefined ? undefined : Number(params.max_jobs),
   };
   const trace = dfrsTrace(spec);
   const key = JSON.stringify(spec);

@@ -11,3 +11,4 @@ export * from './simulator';
 export * from '../../metrics/dfrs';
 export * from './batch';
 export * from './experiment';
+export * from './published';
