@@ -201,3 +201,99 @@ export function runCell(params: Record<string, unknown>, _seed?: number): DfrsCe
     labels: { trace_set: spec.trace_set, trace: trace.name, load: spec.load ?? null },
   });
 }
+
+/** A trace ready to run: jobs, platform, bound and the labels that go into records. */
+export interface PreparedDfrsTrace {
+  labels: { trace_set: string; trace: string; load: number | null };
+  jobs: DfrsJob[];
+  nodes: number;
+  cores: number;
+  /** Lower bound on the optimal maximum stretch (Theorem 1). */
+  bound: number;
+  batchUnit: BatchUnit;
+}
+
+/** Build a trace and compute its bound once (all algorithms share it). */
+export function prepareDfrsTrace(spec: DfrsTraceSpec): PreparedDfrsTrace {
+  const t = dfrsTrace(spec);
+  return {
+    labels: { trace_set: spec.trace_set, trace: t.name, load: spec.load ?? null },
+    jobs: t.jobs,
+    nodes: t.nodes,
+    cores: t.cores,
+    bound: dfrsBound(t.jobs, t.nodes),
+    batchUnit: spec.trace_set === 'hpc2n' ? 'core' : 'node',
+  };
+}
+
+export interface DfrsGridOptions {
+  /** Scheduling period, seconds (default 600). */
+  period?: number;
+  /** Rescheduling penalty, seconds (default 300). */
+  penalty?: number;
+  /** Keep MCB8 call lists for these algorithms (run-time distributions). */
+  keepMcbCalls?: (algorithm: string) => boolean;
+  /** Extra labels for every record (e.g. { experiment: 'period' }). */
+  labels?: Record<string, string | number | null>;
+  /** Called after every cell. */
+  onProgress?: (done: number, total: number, record: DfrsCellRecord) => void;
+}
+
+/** Run every algorithm on every trace (traces outer, algorithms inner); one record per cell. */
+export function runDfrsGrid(traces: readonly PreparedDfrsTrace[], algorithms: readonly string[], options: DfrsGridOptions = {}): DfrsCellRecord[] {
+  const out: DfrsCellRecord[] = [];
+  const total = traces.length * algorithms.length;
+  for (const t of traces) {
+    for (const algorithm of algorithms) {
+      const r = runDfrsCell({
+        jobs: t.jobs,
+        nodes: t.nodes,
+        cores: t.cores,
+        algorithm,
+        bound: t.bound,
+        period: options.period,
+        penalty: options.penalty,
+        batchUnit: t.batchUnit,
+        keepMcbCalls: options.keepMcbCalls?.(algorithm) ?? false,
+        labels: { ...t.labels, ...(options.labels ?? {}) },
+      });
+      out.push(r);
+      options.onProgress?.(out.length, total, r);
+    }
+  }
+  return out;
+}
+
+/** avg / std / max of a field over records, grouped (the layout of the paper's tables). */
+export interface AvgStdMax {
+  [key: string]: string | number | null;
+  avg: number;
+  std: number;
+  max: number;
+  n: number;
+}
+
+/**
+ * Group records by `by` and give the average, the standard deviation (sample,
+ * n − 1; 0 for one value — the paper does not say which it used) and the
+ * maximum of `value`. Groups keep their order of first appearance.
+ */
+export function avgStdMax(records: readonly Record<string, unknown>[], by: readonly string[], value: string): AvgStdMax[] {
+  const groups = new Map<string, { keys: Record<string, string | number | null>; values: number[] }>();
+  records.forEach((r, i) => {
+    const v = r[value];
+    if (typeof v !== 'number' || !Number.isFinite(v)) throw new TypeError(`avgStdMax: record ${i} has ${value} = ${String(v)}, expected a finite number`);
+    const keys: Record<string, string | number | null> = {};
+    for (const k of by) keys[k] = (r[k] as string | number | null | undefined) ?? null;
+    const id = JSON.stringify(by.map((k) => keys[k]));
+    let g = groups.get(id);
+    if (!g) groups.set(id, (g = { keys, values: [] }));
+    g.values.push(v);
+  });
+  return [...groups.values()].map(({ keys, values }) => {
+    const n = values.length;
+    const avg = values.reduce((a, b) => a + b, 0) / n;
+    const variance = n > 1 ? values.reduce((a, b) => a + (b - avg) * (b - avg), 0) / (n - 1) : 0;
+    return { ...keys, avg, std: Math.sqrt(variance), max: Math.max(...values), n };
+  });
+}
