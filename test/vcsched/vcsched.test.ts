@@ -19,6 +19,10 @@ import {
   vcschedInstanceSet,
   runVcschedExperiment,
   instanceTasks,
+  degradationTable,
+  failureCurve,
+  meanRelativeGap,
+  VcRunRecord,
 } from '../../src/schedulers/vcsched';
 import { createRng } from '../../src/util/random';
 
@@ -249,5 +253,26 @@ describe('vcsched: bounds, model and generator', () => {
     const recs = runVcschedExperiment(set, ['MCB8', 'SG', 'EXACT', 'RRND'], { milpTimeLimitSeconds: 5 });
     expect(recs).to.have.length(set.length * 4);
     for (const r of recs) expect(['ok', 'failed', 'timeout', 'skipped', 'invalid']).to.include(r.status);
+  });
+});
+
+describe('vcsched: analysis of records', () => {
+  const rec = (algorithm: string, instance: number, minYield: number | null, slack = 0.5): VcRunRecord => ({
+    set: 's', parallel: false, hosts: 2, tasks: 3, jobs: 3, slack, memCv: 0.25, cpuCv: 0.25, instance,
+    algorithm: algorithm as VcRunRecord['algorithm'], status: (minYield === null ? 'failed' : 'ok') as 'ok' | 'failed',
+    minYield, avgYield: minYield, seconds: 0.001, lpMinYield: 1, lpAvgYield: 1, message: '',
+  });
+  it('degradation from best, failure rates and gaps follow their definitions', () => {
+    // Instance 0: A 0.8, B 0.6 -> B degrades 25%. Instance 1: A 0.5, B 0.5 -> 0. Instance 2: A fails, B 0.4.
+    const rs = [rec('A', 0, 0.8), rec('B', 0, 0.6), rec('A', 1, 0.5), rec('B', 1, 0.5), rec('A', 2, null), rec('B', 2, 0.4)];
+    const t = degradationTable(rs, ['A', 'B']);
+    const b = t.find((r) => r.algorithm === 'B')!;
+    expect(b.avgDegradation).to.be.closeTo(25 / 3, 1e-9);
+    expect(b.maxDegradation).to.be.closeTo(25, 1e-9);
+    expect(t[0].algorithm).to.equal('A');
+    expect(t[0].solved).to.equal(2);
+    const f = failureCurve(rs, { x: 'slack' });
+    expect(f.find((r) => r.algorithm === 'A')!.mean).to.be.closeTo(100 / 3, 1e-9);
+    expect(meanRelativeGap(rs, 'A', 'B').gap).to.be.closeTo((100 * (0.8 - 0.6)) / 0.6 / 2, 1e-9);
   });
 });

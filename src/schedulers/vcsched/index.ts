@@ -14,3 +14,4 @@ export * from './experiment';
 export { runLp, lpValue } from './lpsolver';
 export type { LpModel, LpRun } from './lpsolver';
 export { vcschedRelaxedMinYield, vcschedRelaxedAverageYield } from '../../bounds/vcsched';
+export * from './analysis';
