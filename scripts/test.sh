@@ -6,4 +6,4 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 echo "[test] type-checking src/, test/ and bench/" >&2
 npx --no-install tsc -p tsconfig.test.json --noEmit
-npx --no-install mocha --reporter test/support/reporter.js "$@"
+npx --no-install mocha --reporter test/support/reporter.js 'test/**/*.test.ts' "$@"
