@@ -11,7 +11,7 @@ import {
 } from '../../src/schedulers/dfrs/mapping';
 
 /** A running or waiting job for the mappers; priority = ft / vt². */
-function job(order: number, o: Partial<ActiveJob> & { nodes?: number[] | null }): ActiveJob {
+function job(order: number, o: Omit<Partial<ActiveJob>, 'nodes'> & { nodes?: number[] | null }): ActiveJob {
   return {
     order,
     tasks: o.nodes ? o.nodes.length : (o.tasks ?? 1),
