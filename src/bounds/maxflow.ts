@@ -9,6 +9,8 @@
  * its buffers (the bound's binary search builds one graph per target).
  */
 
+import { InvariantError } from '../util/invariants';
+
 export interface MaxFlowOptions {
   /**
    * Residual capacities at or below this value count as zero. Default:
@@ -124,6 +126,34 @@ export class FlowNetwork {
   push(arc: number, amount: number): void {
     if (this.frozen) throw new Error('FlowNetwork.push: only allowed before maxFlow');
     this.arcFlow[arc] += amount;
+  }
+
+  /**
+   * Check the current flow (seeded or solved): every arc carries between 0
+   * and its capacity, and every node other than `source` and `sink` has
+   * inflow = outflow (up to float rounding relative to the largest
+   * capacity). Throws an InvariantError naming the arc or node; returns the
+   * flow value (net outflow of `source`). Used by the bounds when invariant
+   * checks are on.
+   */
+  verifyFlow(source: number, sink: number): number {
+    const tol = 1e-9 * Math.max(1, this.maxCapacity) * Math.max(1, Math.sqrt(this.arcs));
+    const balance = new Float64Array(this.nodes);
+    for (let k = 0; k < this.arcs; k++) {
+      const f = this.flowOn(k);
+      const cap = this.arcCapacity[k];
+      if (!(f >= -tol && f <= cap + tol)) {
+        throw new InvariantError('maxflow/capacity', `arc ${k} (${this.arcFrom[k]} -> ${this.arcTo[k]}) carries ${f}, capacity ${cap}`, { node: this.arcFrom[k] });
+      }
+      balance[this.arcFrom[k]] -= f;
+      balance[this.arcTo[k]] += f;
+    }
+    for (let u = 0; u < this.nodes; u++) {
+      if (u !== source && u !== sink && Math.abs(balance[u]) > tol) {
+        throw new InvariantError('maxflow/conservation', `inflow − outflow = ${balance[u]}`, { node: u });
+      }
+    }
+    return -balance[source];
   }
 
   /** Build the CSR adjacency (forward and reverse slot for every arc). */

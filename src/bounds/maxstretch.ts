@@ -35,10 +35,29 @@
  * solution iff the maximum flow saturates every source edge. Max flow
  * (Dinic) is the default method; `method: 'lp'` solves system (1) literally,
  * in the α variables, with javascript-lp-solver (small instances only).
+ *
+ * The LP path never trusts the solver blindly: a solver exception or a
+ * malformed answer is a SolverError 'failure'; an "unbounded" answer (there is
+ * no objective) is 'unbounded'; a "feasible" answer whose solution breaks
+ * system (1) is 'inconsistent'; a model above `lpMaxVariables` is refused as
+ * 'too-large'; and a search that runs past `lpTimeLimitMs` stops with
+ * 'timeout' (javascript-lp-solver cannot interrupt a pure LP, so the budget
+ * is checked after each solve). With `crossCheck` (default: on when
+ * invariant checks are on) every LP verdict is compared with the max-flow
+ * verdict, and a disagreement that is not a float tie at the boundary is
+ * 'inconsistent'.
+ *
+ * With invariant checks on, the flow is checked for capacity and
+ * conservation, and the result for bound >= 1, bound <= upper and two
+ * independent necessary conditions on the upper value (each job alone, all
+ * work together).
  */
 
+import { performance } from 'perf_hooks';
 import lpSolver from 'javascript-lp-solver';
 import type { DfrsJob } from '../workloads/dfrs';
+import { InputError, SolverError } from '../util/errors';
+import { invariantChecksEnabled, InvariantError } from '../util/invariants';
 import { FlowNetwork } from './maxflow';
 
 /** Bounded-stretch threshold of the DFRS paper (seconds). */
@@ -62,6 +81,23 @@ export interface StretchFeasibilityOptions {
   threshold?: number;
   /** 'flow' (default, exact max flow) or 'lp' (system (1) through javascript-lp-solver). */
   method?: 'flow' | 'lp';
+  /** LP path: refuse models with more variables than this (SolverError 'too-large'). Default 20,000. */
+  lpMaxVariables?: number;
+  /** LP path: wall-clock budget in ms for all solves of one call (SolverError 'timeout'). Default 60,000. */
+  lpTimeLimitMs?: number;
+  /** LP path: compare every LP verdict with max flow (default: on when invariant checks are on). */
+  crossCheck?: boolean;
+  /** LP solver (default javascript-lp-solver's Solve); replaceable to test failure handling. */
+  lpSolve?: (model: LpModel) => unknown;
+}
+
+/** The model handed to the LP solver (javascript-lp-solver's JSON format). */
+export interface LpModel {
+  optimize: string;
+  opType: 'max' | 'min';
+  constraints: Record<string, { equal?: number; max?: number }>;
+  variables: Record<string, Record<string, number>>;
+  options?: { timeout?: number };
 }
 
 export interface MaxStretchBoundOptions extends StretchFeasibilityOptions {
@@ -94,26 +130,29 @@ interface BoundJob {
   width: number;
 }
 
+const SRC = 'maxStretch bound';
+
 function prepare(jobs: readonly DfrsJob[], nodes: number, threshold: number, cores?: number): BoundJob[] {
-  if (!(Number.isFinite(nodes) && nodes > 0)) throw new RangeError(`maxStretch bound: nodes must be > 0, got ${nodes}`);
+  if (!(Number.isFinite(nodes) && nodes > 0)) throw new InputError(`maxStretch bound: nodes must be > 0, got ${nodes}`, { source: SRC, field: 'nodes' });
   if (cores !== undefined && !(Number.isInteger(cores) && cores > 0)) {
-    throw new RangeError(`maxStretch bound: cores must be a positive integer, got ${cores}`);
+    throw new InputError(`maxStretch bound: cores must be a positive integer, got ${cores}`, { source: SRC, field: 'cores' });
   }
   if (!(Number.isFinite(threshold) && threshold >= 0)) {
-    throw new RangeError(`maxStretch bound: threshold must be a finite number >= 0, got ${threshold}`);
+    throw new InputError(`maxStretch bound: threshold must be a finite number >= 0, got ${threshold}`, { source: SRC, field: 'threshold' });
   }
   const out: BoundJob[] = [];
   jobs.forEach((job, index) => {
     const where = `job at index ${index} (id ${job.id})`;
-    if (!Number.isFinite(job.submit)) throw new RangeError(`maxStretch bound: ${where}: submit must be finite, got ${job.submit}`);
+    const at = (field: string) => ({ source: SRC, field: `jobs[${index}].${field}` });
+    if (!Number.isFinite(job.submit)) throw new InputError(`maxStretch bound: ${where}: submit must be finite, got ${job.submit}`, at('submit'));
     if (!(Number.isFinite(job.runtime) && job.runtime >= 0)) {
-      throw new RangeError(`maxStretch bound: ${where}: runtime must be finite and >= 0, got ${job.runtime}`);
+      throw new InputError(`maxStretch bound: ${where}: runtime must be finite and >= 0, got ${job.runtime}`, at('runtime'));
     }
     if (!(Number.isInteger(job.tasks) && job.tasks >= 1)) {
-      throw new RangeError(`maxStretch bound: ${where}: tasks must be a positive integer, got ${job.tasks}`);
+      throw new InputError(`maxStretch bound: ${where}: tasks must be a positive integer, got ${job.tasks}`, at('tasks'));
     }
     if (!(job.cpuNeed > 0 && job.cpuNeed <= 1)) {
-      throw new RangeError(`maxStretch bound: ${where}: cpuNeed must be in (0, 1], got ${job.cpuNeed}`);
+      throw new InputError(`maxStretch bound: ${where}: cpuNeed must be in (0, 1], got ${job.cpuNeed}`, at('cpuNeed'));
     }
     if (job.runtime === 0) return; // no work: met at any stretch >= 1
     const reference = Math.max(threshold, job.runtime);
@@ -236,15 +275,60 @@ function feasibleByFlow(jobs: readonly BoundJob[], stretch: number, nodes: numbe
     }
     if (dead > 0) active = active.slice(dead);
   }
-  if (seeded >= totalWork * (1 - FLOW_SLACK)) return true;
+  if (seeded >= totalWork * (1 - FLOW_SLACK)) {
+    if (invariantChecksEnabled()) net.verifyFlow(source, sink);
+    return true;
+  }
   const flow = seeded + net.maxFlow(source, sink);
+  if (invariantChecksEnabled()) {
+    const value = net.verifyFlow(source, sink);
+    if (Math.abs(value - flow) > 1e-9 * Math.max(1, totalWork)) {
+      throw new InvariantError('maxflow/value', `flow out of the source is ${value}, the solver reported ${flow}`);
+    }
+  }
   return flow >= totalWork * (1 - FLOW_SLACK);
 }
 
-function feasibleByLp(jobs: readonly BoundJob[], stretch: number, nodes: number): boolean {
+/** Settings of the LP path, with defaults applied. */
+interface LpSettings {
+  maxVariables: number;
+  timeLimitMs: number;
+  crossCheck: boolean;
+  solve: (model: LpModel) => unknown;
+  /** performance.now() when the budget started. */
+  startedAt: number;
+}
+
+function lpSettings(options: StretchFeasibilityOptions): LpSettings {
+  const maxVariables = options.lpMaxVariables ?? 20000;
+  const timeLimitMs = options.lpTimeLimitMs ?? 60000;
+  if (!(maxVariables >= 1)) throw new InputError(`maxStretch bound: lpMaxVariables must be >= 1, got ${maxVariables}`, { source: SRC, field: 'lpMaxVariables' });
+  if (!(timeLimitMs > 0)) throw new InputError(`maxStretch bound: lpTimeLimitMs must be > 0, got ${timeLimitMs}`, { source: SRC, field: 'lpTimeLimitMs' });
+  return {
+    maxVariables,
+    timeLimitMs,
+    crossCheck: options.crossCheck ?? invariantChecksEnabled(),
+    solve: options.lpSolve ?? ((m) => lpSolver.Solve(m as never)),
+    startedAt: performance.now(),
+  };
+}
+
+/**
+ * Relative slack when checking an LP solution against system (1), and the
+ * relative distance from the optimum beyond which LP and flow must agree.
+ * javascript-lp-solver works to about 1e-6 relative on these models (short
+ * intervals give coefficients in the hundreds), so answers are judged at 1e-4:
+ * loose enough for its rounding, tight enough to catch a wrong verdict.
+ */
+const LP_SLACK = 1e-4;
+
+function feasibleByLp(jobs: readonly BoundJob[], stretch: number, nodes: number, lp: LpSettings): boolean {
+  const solver = 'maxStretch LP (javascript-lp-solver)';
   const points = boundaries(jobs, stretch);
   const constraints: Record<string, { equal?: number; max?: number }> = {};
   const variables: Record<string, Record<string, number>> = {};
+  // What each variable means, to check the solver's answer against system (1).
+  const meaning: { name: string; job: number; interval: number; cap: number; power: number }[] = [];
   for (let t = 0; t + 1 < points.length; t++) constraints[`power_${t}`] = { max: 1 };
   jobs.forEach((job, j) => {
     constraints[`complete_${j}`] = { equal: 1 }; // (1a)
@@ -254,17 +338,84 @@ function feasibleByLp(jobs: readonly BoundJob[], stretch: number, nodes: number)
       if (points[t + 1] <= job.release || points[t] >= deadline) continue;
       const length = points[t + 1] - points[t];
       const name = `a_${j}_${t}`;
-      constraints[`int_${name}`] = { max: length / job.runtime }; // (1d): α p_j <= ℓ(t)
+      const cap = length / job.runtime;
+      const power = (job.runtime * job.width) / (nodes * length);
+      constraints[`int_${name}`] = { max: cap }; // (1d): α p_j <= ℓ(t)
       // (1e), both sides divided by |P|·ℓ(t) to keep coefficients near 1.
       variables[name] = {
         [`complete_${j}`]: 1,
         [`int_${name}`]: 1,
-        [`power_${t}`]: (job.runtime * job.width) / (nodes * length),
+        [`power_${t}`]: power,
       };
+      meaning.push({ name, job: j, interval: t, cap, power });
     }
   });
-  const result = lpSolver.Solve({ optimize: 'none', opType: 'max', constraints, variables }) as { feasible: boolean };
-  return result.feasible === true;
+  if (meaning.length > lp.maxVariables) {
+    throw new SolverError(solver, 'too-large', `system (1) at stretch ${stretch} has ${meaning.length} variables, above lpMaxVariables = ${lp.maxVariables}; use method 'flow'`);
+  }
+  const remaining = lp.timeLimitMs - (performance.now() - lp.startedAt);
+  let raw: unknown;
+  try {
+    raw = lp.solve({ optimize: 'none', opType: 'max', constraints, variables, options: { timeout: Math.max(1, remaining) } });
+  } catch (e) {
+    throw new SolverError(solver, 'failure', `the solver threw at stretch ${stretch}: ${(e as Error)?.message ?? String(e)}`);
+  }
+  const elapsed = performance.now() - lp.startedAt;
+  if (elapsed > lp.timeLimitMs) {
+    throw new SolverError(solver, 'timeout', `${elapsed.toFixed(0)} ms spent, above lpTimeLimitMs = ${lp.timeLimitMs} (at stretch ${stretch}, ${meaning.length} variables)`);
+  }
+  const result = raw as { feasible?: unknown; bounded?: unknown } & Record<string, unknown>;
+  if (result === null || typeof result !== 'object' || typeof result.feasible !== 'boolean') {
+    throw new SolverError(solver, 'failure', `malformed answer at stretch ${stretch}: ${safeJson(raw)}`);
+  }
+  if (result.bounded === false) throw new SolverError(solver, 'unbounded', `the feasibility model at stretch ${stretch} was reported unbounded`);
+  if (result.feasible) {
+    // Check the solution: (1a) per job, (1d) per variable, (1e) per interval.
+    const done = new Float64Array(jobs.length);
+    const power = new Float64Array(Math.max(0, points.length - 1));
+    for (const v of meaning) {
+      const x = result[v.name] === undefined ? 0 : result[v.name];
+      if (typeof x !== 'number' || !Number.isFinite(x)) throw new SolverError(solver, 'failure', `variable ${v.name} = ${safeJson(x)} at stretch ${stretch}`);
+      if (x < -LP_SLACK || x > v.cap * (1 + LP_SLACK) + LP_SLACK) {
+        throw new SolverError(solver, 'inconsistent', `"feasible" at stretch ${stretch}, but ${v.name} = ${x} is outside [0, ${v.cap}] (1d)`);
+      }
+      done[v.job] += x;
+      power[v.interval] += x * v.power;
+    }
+    done.forEach((d, j) => {
+      if (Math.abs(d - 1) > LP_SLACK) throw new SolverError(solver, 'inconsistent', `"feasible" at stretch ${stretch}, but job ${j} completes a fraction ${d} of its work (1a)`);
+    });
+    // (1e) is judged in node-seconds against the total work: a tiny interval may be
+    // overfull by a large factor within the solver's rounding without any real work moving.
+    let totalWork = 0;
+    for (const job of jobs) totalWork += job.runtime * job.width;
+    power.forEach((p, t) => {
+      const capacity = nodes * (points[t + 1] - points[t]);
+      if ((p - 1) * capacity > LP_SLACK * totalWork) {
+        throw new SolverError(solver, 'inconsistent', `"feasible" at stretch ${stretch}, but interval ${t} uses ${p} × the platform, ${(p - 1) * capacity} node-seconds too many (1e)`);
+      }
+    });
+  }
+  if (lp.crossCheck) {
+    const net = new FlowNetwork(2);
+    const byFlow = feasibleByFlow(jobs, stretch, nodes, net);
+    if (byFlow !== result.feasible) {
+      // A float tie at the optimum may go either way; a real disagreement persists a little away from it.
+      const away = result.feasible ? stretch * (1 + LP_SLACK) : stretch * (1 - LP_SLACK);
+      if (feasibleByFlow(jobs, away, nodes, net) !== result.feasible) {
+        throw new SolverError(solver, 'inconsistent', `LP says ${result.feasible ? 'feasible' : 'infeasible'} at stretch ${stretch}, max flow says the opposite (also at ${away})`);
+      }
+    }
+  }
+  return result.feasible;
+}
+
+function safeJson(v: unknown): string {
+  try {
+    return (JSON.stringify(v) ?? String(v)).slice(0, 200);
+  } catch {
+    return String(v);
+  }
 }
 
 /**
@@ -273,17 +424,57 @@ function feasibleByLp(jobs: readonly BoundJob[], stretch: number, nodes: number)
  * relaxed model of Theorem 1?
  */
 export function stretchFeasible(jobs: readonly DfrsJob[], stretch: number, options: StretchFeasibilityOptions): boolean {
-  if (!(stretch > 0) || !Number.isFinite(stretch)) throw new RangeError(`stretchFeasible: stretch must be finite and > 0, got ${stretch}`);
+  if (!(stretch > 0) || !Number.isFinite(stretch)) throw new InputError(`stretchFeasible: stretch must be finite and > 0, got ${stretch}`, { source: 'stretchFeasible', field: 'stretch' });
   const threshold = options.threshold ?? STRETCH_THRESHOLD;
+  const method = checkMethod(options.method);
   const prepared = prepare(jobs, options.nodes, threshold, options.cores);
-  return check(prepared, stretch, options.nodes, options.method ?? 'flow');
+  return check(prepared, stretch, options.nodes, method, method === 'lp' ? lpSettings(options) : undefined);
 }
 
-function check(jobs: readonly BoundJob[], stretch: number, nodes: number, method: 'flow' | 'lp', net?: FlowNetwork): boolean {
+function checkMethod(method: unknown): 'flow' | 'lp' {
+  if (method === undefined) return 'flow';
+  if (method === 'flow' || method === 'lp') return method;
+  throw new InputError(`maxStretch bound: method must be 'flow' or 'lp', got '${String(method)}'`, { source: SRC, field: 'method' });
+}
+
+function check(jobs: readonly BoundJob[], stretch: number, nodes: number, method: 'flow' | 'lp', lp?: LpSettings, net?: FlowNetwork): boolean {
   if (jobs.length === 0) return true;
-  if (method === 'flow') return feasibleByFlow(jobs, stretch, nodes, net ?? new FlowNetwork(2));
-  if (method === 'lp') return feasibleByLp(jobs, stretch, nodes);
-  throw new RangeError(`maxStretch bound: method must be 'flow' or 'lp', got '${method as string}'`);
+  if (method === 'lp') return feasibleByLp(jobs, stretch, nodes, lp ?? lpSettings({ nodes }));
+  return feasibleByFlow(jobs, stretch, nodes, net ?? new FlowNetwork(2));
+}
+
+/**
+ * Invariants of a bound result (checks on): bound >= 1, bound <= upper, and
+ * two necessary conditions every feasible target (so `upper`) must meet,
+ * computed without the flow: each job alone runs at most at rate
+ * min(1, |P| / width), and all the work must fit between the first release
+ * and the last deadline.
+ */
+/** The flow accepts work within FLOW_SLACK of the total, so the checks allow ten times that (LP: LP_SLACK). */
+const CHECK_SLACK = 10 * FLOW_SLACK;
+
+function verifyBound(jobs: readonly BoundJob[], nodes: number, r: MaxStretchBound, slack: number): void {
+  if (!(r.bound >= 1 && Number.isFinite(r.bound))) throw new InvariantError('maxstretch/bound', `bound ${r.bound} is not a finite number >= 1`);
+  if (!(r.upper >= r.bound)) throw new InvariantError('maxstretch/bound', `upper ${r.upper} is below bound ${r.bound}`);
+  let first = Infinity;
+  let lastDeadline = -Infinity;
+  let work = 0;
+  for (const j of jobs) work += j.runtime * j.width;
+  // Feasibility is decided up to `slack` × the total work, so shortfalls are measured in work too.
+  const allowed = slack * work;
+  for (const j of jobs) {
+    const rate = Math.min(j.width, nodes);
+    const shortfall = (j.runtime * j.width) / rate - r.upper * j.reference; // seconds missing when running alone
+    if (shortfall * rate > allowed) {
+      const alone = (j.runtime * j.width) / rate / j.reference;
+      throw new InvariantError('maxstretch/single-job', `upper ${r.upper} is below ${alone}, the stretch of a job (release ${j.release}) running alone`, { time: j.release });
+    }
+    first = Math.min(first, j.release);
+    lastDeadline = Math.max(lastDeadline, j.release + r.upper * j.reference);
+  }
+  if (jobs.length > 0 && work - nodes * (lastDeadline - first) > allowed) {
+    throw new InvariantError('maxstretch/total-work', `at stretch ${r.upper} the ${work} node-seconds of work do not fit in [${first}, ${lastDeadline}) on ${nodes} nodes`);
+  }
 }
 
 /**
@@ -296,16 +487,22 @@ function check(jobs: readonly BoundJob[], stretch: number, nodes: number, method
 export function maxStretchLowerBound(jobs: readonly DfrsJob[], options: MaxStretchBoundOptions): MaxStretchBound {
   const threshold = options.threshold ?? STRETCH_THRESHOLD;
   const tolerance = options.tolerance ?? 1e-4;
-  const method = options.method ?? 'flow';
-  if (!(tolerance > 0)) throw new RangeError(`maxStretchLowerBound: tolerance must be > 0, got ${tolerance}`);
+  const method = checkMethod(options.method);
+  if (!(tolerance > 0)) throw new InputError(`maxStretchLowerBound: tolerance must be > 0, got ${tolerance}`, { source: 'maxStretchLowerBound', field: 'tolerance' });
   const prepared = prepare(jobs, options.nodes, threshold, options.cores);
+  const lp = method === 'lp' ? lpSettings(options) : undefined;
+  const checks = invariantChecksEnabled();
   let iterations = 0;
   const net = new FlowNetwork(2); // buffers reused by every check
   const feasible = (s: number) => {
     iterations++;
-    return check(prepared, s, options.nodes, method, net);
+    return check(prepared, s, options.nodes, method, lp, net);
   };
-  if (feasible(1)) return { bound: 1, upper: 1, iterations, jobsUsed: prepared.length };
+  const done = (r: MaxStretchBound): MaxStretchBound => {
+    if (checks) verifyBound(prepared, options.nodes, r, method === 'lp' ? LP_SLACK : CHECK_SLACK);
+    return r;
+  };
+  if (feasible(1)) return done({ bound: 1, upper: 1, iterations, jobsUsed: prepared.length });
   let lo = 1;
   let hi = 2;
   while (!feasible(hi)) {
@@ -313,12 +510,12 @@ export function maxStretchLowerBound(jobs: readonly DfrsJob[], options: MaxStret
     hi *= 2;
     // A job alone can always finish by stretch max(1, c_j·|T_j| / |P|); the sum of
     // all work over |P| past the last release bounds S, so this only guards bugs.
-    if (hi > 1e15) throw new Error('maxStretchLowerBound: no feasible stretch below 1e15 (inconsistent input?)');
+    if (hi > 1e15) throw new InvariantError('maxstretch/search', 'no feasible stretch below 1e15 (each job alone is feasible at a finite stretch)');
   }
   while (hi / lo > 1 + tolerance) {
     const mid = Math.sqrt(lo * hi);
     if (feasible(mid)) hi = mid;
     else lo = mid;
   }
-  return { bound: lo, upper: hi, iterations, jobsUsed: prepared.length };
+  return done({ bound: lo, upper: hi, iterations, jobsUsed: prepared.length });
 }

@@ -13,7 +13,14 @@
  *    do not dominate averages.
  *  - makespan = last end − first submit; utilization = Σ runtime × procs /
  *    (machineSize × makespan).
+ *
+ * With invariant checks on (util/invariants.ts), every job's stretch and
+ * bounded slowdown are checked to be >= 1 (a job never runs faster than its
+ * run time; up to the rounding of start + runtime) and a run's utilization
+ * to be <= 1 (capacity never exceeded).
  */
+import { invariantChecksEnabled, InvariantError } from '../util/invariants';
+import { InputError } from '../util/errors';
 
 /** What a job record needs to be measured. */
 export interface TimedJob {
@@ -40,10 +47,10 @@ export const BOUNDED_SLOWDOWN_THRESHOLD = 10;
 
 function check(job: TimedJob): void {
   if (!Number.isFinite(job.submit) || !Number.isFinite(job.start) || !Number.isFinite(job.end)) {
-    throw new RangeError(`metrics: job ${job.id ?? '?'} has a non-finite time (submit ${job.submit}, start ${job.start}, end ${job.end})`);
+    throw new InputError(`metrics: job ${job.id ?? '?'} has a non-finite time (submit ${job.submit}, start ${job.start}, end ${job.end})`, { source: 'metrics', field: `job ${job.id ?? '?'}` });
   }
-  if (job.start < job.submit) throw new RangeError(`metrics: job ${job.id ?? '?'} starts at ${job.start}, before its submission at ${job.submit}`);
-  if (job.end < job.start) throw new RangeError(`metrics: job ${job.id ?? '?'} ends at ${job.end}, before its start at ${job.start}`);
+  if (job.start < job.submit) throw new InputError(`metrics: job ${job.id ?? '?'} starts at ${job.start}, before its submission at ${job.submit}`, { source: 'metrics', field: `job ${job.id ?? '?'}.start` });
+  if (job.end < job.start) throw new InputError(`metrics: job ${job.id ?? '?'} ends at ${job.end}, before its start at ${job.start}`, { source: 'metrics', field: `job ${job.id ?? '?'}.end` });
 }
 
 const runtimeOf = (job: TimedJob): number => job.runtime ?? job.end - job.start;
@@ -70,19 +77,28 @@ export function stretch(job: TimedJob): number {
 
 /** max(1, response / max(runtime, threshold)). */
 export function boundedSlowdown(job: TimedJob, threshold = BOUNDED_SLOWDOWN_THRESHOLD): number {
-  if (!(threshold > 0)) throw new RangeError(`boundedSlowdown: threshold must be > 0, got ${threshold}`);
+  if (!(threshold > 0)) throw new InputError(`boundedSlowdown: threshold must be > 0, got ${threshold}`, { source: 'boundedSlowdown', field: 'threshold' });
   return Math.max(1, responseTime(job) / Math.max(runtimeOf(job), threshold));
 }
 
 /** All per-job metrics of one job. */
 export function jobMetrics(job: TimedJob, options: { threshold?: number } = {}): JobMetrics {
-  return {
+  return metricsOf(job, options.threshold, invariantChecksEnabled());
+}
+
+function metricsOf(job: TimedJob, threshold: number | undefined, checks: boolean): JobMetrics {
+  const m = {
     id: job.id,
     wait: waitTime(job),
     response: responseTime(job),
     stretch: stretch(job),
-    boundedSlowdown: boundedSlowdown(job, options.threshold),
+    boundedSlowdown: boundedSlowdown(job, threshold),
   };
+  // stretch >= 1 means response >= run time; allow the rounding of end = start + runtime.
+  if (checks && !(m.boundedSlowdown >= 1 && (m.stretch >= 1 || m.response >= runtimeOf(job) - 2 * Number.EPSILON * Math.abs(job.end)))) {
+    throw new InvariantError('metrics/stretch', `stretch ${m.stretch}, bounded slowdown ${m.boundedSlowdown} (both must be >= 1): run time ${runtimeOf(job)} exceeds end − start ${job.end - job.start}?`, { job: job.id, time: job.start });
+  }
+  return m;
 }
 
 export interface RunSummary {
@@ -106,12 +122,13 @@ export interface RunSummary {
 /** Averages and maxima of the per-job metrics, plus makespan and utilization. */
 export function summarizeRun(jobs: readonly TimedJob[], options: { machineSize?: number; threshold?: number } = {}): RunSummary {
   const n = jobs.length;
-  if (n === 0) throw new RangeError('summarizeRun: no jobs');
-  if (options.machineSize !== undefined && !(options.machineSize > 0)) throw new RangeError(`summarizeRun: machineSize must be > 0, got ${options.machineSize}`);
+  if (n === 0) throw new InputError('summarizeRun: no jobs', { source: 'summarizeRun', field: 'jobs' });
+  if (options.machineSize !== undefined && !(options.machineSize > 0)) throw new InputError(`summarizeRun: machineSize must be > 0, got ${options.machineSize}`, { source: 'summarizeRun', field: 'machineSize' });
+  const checks = invariantChecksEnabled();
   let sw = 0, mw = -Infinity, sr = 0, mr = -Infinity, ss = 0, ms = -Infinity, sb = 0, mb = -Infinity;
   let first = Infinity, last = -Infinity, work = 0;
   for (const j of jobs) {
-    const m = jobMetrics(j, options);
+    const m = metricsOf(j, options.threshold, checks);
     sw += m.wait; if (m.wait > mw) mw = m.wait;
     sr += m.response; if (m.response > mr) mr = m.response;
     ss += m.stretch; if (m.stretch > ms) ms = m.stretch;
@@ -121,6 +138,9 @@ export function summarizeRun(jobs: readonly TimedJob[], options: { machineSize?:
     work += runtimeOf(j) * (j.procs ?? 1);
   }
   const makespan = last - first;
+  if (checks && options.machineSize !== undefined && makespan > 0 && work > options.machineSize * makespan * (1 + 1e-9)) {
+    throw new InvariantError('metrics/utilization', `utilization ${work / (options.machineSize * makespan)} > 1 on ${options.machineSize} processors`);
+  }
   return {
     jobs: n,
     meanWait: sw / n,

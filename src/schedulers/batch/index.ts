@@ -1,2 +1,3 @@
 export * from './simulate';
 export * from './conservative';
+export * from './invariants';

@@ -28,10 +28,25 @@
  *    this keeps every reservation a guarantee). Use {@link batchEstimate} to
  *    see the value used for a job.
  *  - Queue order is submission order, ties by input order.
+ *  - Conservative: a job with a zero estimate (or one so small that
+ *    t + estimate = t in floating point) gets a zero-length reservation, which holds no processors in the profile; a job backfilled
+ *    later may then cover that instant, and the zero-length job starts when
+ *    processors are free (it delays nobody). Such reservations are therefore
+ *    not guarantees, and the reservation invariant below exempts them.
+ *
+ * With invariant checks on (util/invariants.ts) the run also verifies that
+ * every job starts once, not before its submit time, and completes exactly
+ * its run time later; that no reservation is broken (a job starts no later
+ * than any reservation it was given: the EASY head's shadow time, a
+ * conservative reservation); and at the end, independently of the
+ * scheduler's bookkeeping, the whole schedule ({@link verifyBatchSchedule}).
  */
 import { Simulation, ScheduledEvent } from '../../engine/events';
 import { ProcessorProfile } from '../../engine/profile';
+import { InputError } from '../../util/errors';
+import { invariantChecksEnabled, InvariantError } from '../../util/invariants';
 import { WorkloadJob } from '../../workloads/job';
+import { verifyBatchSchedule } from './invariants';
 
 export type BatchPolicy = 'fcfs' | 'easy' | 'conservative';
 export type BatchEstimates = 'exact' | 'requested';
@@ -78,9 +93,11 @@ const POLICIES: readonly BatchPolicy[] = ['fcfs', 'easy', 'conservative'];
 export function simulateBatch(jobs: readonly WorkloadJob[], options: BatchOptions): BatchJobResult[] {
   const { machineSize, policy } = options;
   const estimates = options.estimates ?? 'exact';
-  if (!Number.isInteger(machineSize) || machineSize < 1) throw new RangeError(`simulateBatch: machineSize must be a positive integer, got ${machineSize}`);
-  if (!POLICIES.includes(policy)) throw new RangeError(`simulateBatch: unknown policy '${policy}' (use ${POLICIES.join(', ')})`);
-  if (estimates !== 'exact' && estimates !== 'requested') throw new RangeError(`simulateBatch: estimates must be 'exact' or 'requested', got '${estimates}'`);
+  const src = 'simulateBatch';
+  if (!Number.isInteger(machineSize) || machineSize < 1) throw new InputError(`simulateBatch: machineSize must be a positive integer, got ${machineSize}`, { source: src, field: 'machineSize' });
+  if (!POLICIES.includes(policy)) throw new InputError(`simulateBatch: unknown policy '${policy}' (use ${POLICIES.join(', ')})`, { source: src, field: 'policy' });
+  if (estimates !== 'exact' && estimates !== 'requested') throw new InputError(`simulateBatch: estimates must be 'exact' or 'requested', got '${estimates}'`, { source: src, field: 'estimates' });
+  const checks = invariantChecksEnabled();
 
   const n = jobs.length;
   const submit = new Float64Array(n);
@@ -88,12 +105,17 @@ export function simulateBatch(jobs: readonly WorkloadJob[], options: BatchOption
   const est = new Float64Array(n);
   const procs = new Int32Array(n);
   const start = new Float64Array(n).fill(NaN);
+  // Invariant bookkeeping (allocated only with checks on): earliest reservation
+  // ever promised to each job, and whether it completed.
+  const promised = checks ? new Float64Array(n).fill(Infinity) : undefined;
+  const completed = checks ? new Uint8Array(n) : undefined;
   for (let i = 0; i < n; i++) {
     const j = jobs[i];
-    if (!Number.isFinite(j.submit)) throw new RangeError(`simulateBatch: job ${j.id} has submit time ${j.submit}`);
-    if (!(j.runtime >= 0) || !Number.isFinite(j.runtime)) throw new RangeError(`simulateBatch: job ${j.id} has run time ${j.runtime}`);
-    if (!Number.isInteger(j.procs) || j.procs < 1) throw new RangeError(`simulateBatch: job ${j.id} has ${j.procs} processors (need a positive integer)`);
-    if (j.procs > machineSize) throw new RangeError(`simulateBatch: job ${j.id} needs ${j.procs} processors but the machine has ${machineSize}`);
+    const at = (field: string) => ({ source: src, field: `jobs[${i}].${field}` });
+    if (!Number.isFinite(j.submit)) throw new InputError(`simulateBatch: job ${j.id} has submit time ${j.submit}`, at('submit'));
+    if (!(j.runtime >= 0) || !Number.isFinite(j.runtime)) throw new InputError(`simulateBatch: job ${j.id} has run time ${j.runtime}`, at('runtime'));
+    if (!Number.isInteger(j.procs) || j.procs < 1) throw new InputError(`simulateBatch: job ${j.id} has ${j.procs} processors (need a positive integer)`, at('procs'));
+    if (j.procs > machineSize) throw new InputError(`simulateBatch: job ${j.id} needs ${j.procs} processors but the machine has ${machineSize}`, at('procs'));
     submit[i] = j.submit;
     runtime[i] = j.runtime;
     procs[i] = j.procs;
@@ -142,7 +164,7 @@ export function simulateBatch(jobs: readonly WorkloadJob[], options: BatchOption
         return;
       }
     }
-    throw new Error(`simulateBatch: internal error, running job ${jobs[i].id} not found`);
+    throw new InvariantError('batch/running', 'completed but not in the running list', { job: jobs[i].id, time: sim.now });
   };
 
   // Conservative backfilling state.
@@ -157,6 +179,14 @@ export function simulateBatch(jobs: readonly WorkloadJob[], options: BatchOption
   };
 
   const complete = (i: number) => {
+    if (completed) {
+      const now = sim.now;
+      if (completed[i]) throw new InvariantError('batch/once', 'completed twice', { job: jobs[i].id, time: now });
+      completed[i] = 1;
+      if (now !== start[i] + runtime[i]) {
+        throw new InvariantError('batch/work', `completed at ${now}, started at ${start[i]} with run time ${runtime[i]}`, { job: jobs[i].id, time: now });
+      }
+    }
     free += procs[i];
     if (policy === 'easy') removeRunning(i);
     if (profile && resStart) {
@@ -172,8 +202,14 @@ export function simulateBatch(jobs: readonly WorkloadJob[], options: BatchOption
   };
 
   const startJob = (i: number) => {
-    if (procs[i] > free) throw new Error(`simulateBatch: internal error, job ${jobs[i].id} started with ${free} free processors`);
     const now = sim.now;
+    if (procs[i] > free) throw new InvariantError('batch/capacity', `needs ${procs[i]} processors, only ${free} free`, { job: jobs[i].id, time: now });
+    if (promised) {
+      const where = { job: jobs[i].id, time: now };
+      if (!Number.isNaN(start[i])) throw new InvariantError('batch/once', `started twice (first at ${start[i]})`, where);
+      if (now < submit[i]) throw new InvariantError('batch/release', `started before its submit time ${submit[i]}`, where);
+      if (now > promised[i]) throw new InvariantError('batch/reservation', `started after its reservation at ${promised[i]}`, where);
+    }
     start[i] = now;
     free -= procs[i];
     if (policy === 'easy') insertRunning(i, now + est[i]);
@@ -189,6 +225,7 @@ export function simulateBatch(jobs: readonly WorkloadJob[], options: BatchOption
       const t = profile.earliestStart(procs[i], est[i], now);
       profile.reserve(t, t + est[i], procs[i]);
       resStart[i] = t;
+      if (promised && t + est[i] > t && t < promised[i]) promised[i] = t;
       hook?.({ id: jobs[i].id, time: now, reservedStart: t });
     }
     scheduleArrival();
@@ -204,12 +241,16 @@ export function simulateBatch(jobs: readonly WorkloadJob[], options: BatchOption
     if (!profile || !resStart) return;
     for (const i of queue) {
       const old = resStart[i];
-      profile.release(old, old + est[i], procs[i]);
+      // A zero-length reservation holds nothing (and may lie before the
+      // profile's origin when its job could not start on time): nothing to give back.
+      const held = old + est[i] > old;
+      if (held) profile.release(old, old + est[i], procs[i]);
       const t = profile.earliestStart(procs[i], est[i], now);
       profile.reserve(t, t + est[i], procs[i]);
-      if (t > old) throw new Error(`simulateBatch: internal error, conservative reservation of job ${jobs[i].id} moved later`);
+      if (t > old && held) throw new InvariantError('batch/reservation', `conservative reservation moved later, from ${old} to ${t}`, { job: jobs[i].id, time: now });
       if (t !== old) {
         resStart[i] = t;
+        if (promised && t + est[i] > t && t < promised[i]) promised[i] = t;
         hook?.({ id: jobs[i].id, time: now, reservedStart: t });
       }
     }
@@ -256,7 +297,8 @@ export function simulateBatch(jobs: readonly WorkloadJob[], options: BatchOption
         break;
       }
     }
-    if (shadow === Infinity) throw new Error(`simulateBatch: internal error, head job ${jobs[head].id} can never start`);
+    if (shadow === Infinity) throw new InvariantError('batch/reservation', 'the queue head can never start', { job: jobs[head].id, time: now });
+    if (promised && shadow < promised[head]) promised[head] = shadow;
     hook?.({ id: jobs[head].id, time: now, reservedStart: shadow });
     // Backfill: later jobs that fit now and do not delay the head.
     let w = 1;
@@ -286,12 +328,17 @@ export function simulateBatch(jobs: readonly WorkloadJob[], options: BatchOption
 
   scheduleArrival();
   sim.run();
-  if (queue.length > 0) throw new Error(`simulateBatch: internal error, ${queue.length} jobs never started`);
+  if (queue.length > 0) throw new InvariantError('batch/started', `${queue.length} jobs never started`, { job: jobs[queue[0]].id });
 
   const out: BatchJobResult[] = new Array(n);
   for (let i = 0; i < n; i++) {
     const s = start[i];
     out[i] = { id: jobs[i].id, submit: submit[i], start: s, end: s + runtime[i], runtime: runtime[i], procs: procs[i], wait: s - submit[i] };
+  }
+  if (completed) {
+    const missing = completed.indexOf(0);
+    if (missing >= 0) throw new InvariantError('batch/work', 'never completed', { job: jobs[missing].id });
+    verifyBatchSchedule(jobs, out, machineSize);
   }
   return out;
 }

@@ -9,6 +9,7 @@ export { Timeline } from './timeline';
 export * from './fit';
 export * from './list';
 export * from './rigid';
+export * from './invariants';
 export * from './workload';
 export * from './experiment';
 export * from './chart';

@@ -5,6 +5,8 @@
  */
 import { EvolutionProfile, Step, delay, sum, validateProfile, totalDuration, area, peakNodes } from './profile';
 import { baseFit, FitFunction, FitOptions } from './fit';
+import { invariantChecksEnabled } from '../../util/invariants';
+import { verifyEvolvingSchedule } from './invariants';
 
 /** A queued evolving application: an id and its requested EP. */
 export interface EvolvingApp {
@@ -39,8 +41,16 @@ export interface EvolvingSchedule {
 /**
  * Algorithm 1: applications are taken in the given order; each requested EP
  * is fitted over the resource EP built so far and the result is added to it.
+ * With invariant checks on, the schedule is verified (cluster never
+ * exceeded, every requested EP preserved, possibly delayed and expanded).
  */
 export function listSchedule(apps: readonly EvolvingApp[], nodes: number, fit: FitFunction, algorithm = 'list'): EvolvingSchedule {
+  const s = listScheduleUnchecked(apps, nodes, fit, algorithm);
+  if (invariantChecksEnabled()) verifyEvolvingSchedule(apps, s);
+  return s;
+}
+
+function listScheduleUnchecked(apps: readonly EvolvingApp[], nodes: number, fit: FitFunction, algorithm: string): EvolvingSchedule {
   const seen = new Set<number>();
   let resource: Step[] = [];
   const out: AppSchedule[] = [];
@@ -73,7 +83,9 @@ export const EVOLVING_VARIANTS: Readonly<Record<string, Required<Pick<FitOptions
 /** Algorithm 1 with the base fit and the given options. */
 export function scheduleEvolving(apps: readonly EvolvingApp[], nodes: number, options: FitOptions = {}, algorithm?: string): EvolvingSchedule {
   const name = algorithm ?? `${options.expandLimit === Infinity ? 'inf' : options.expandLimit ?? 1}X${options.compact ? '+c' : ''}`;
-  return listSchedule(apps, nodes, (r, res, n) => baseFit(r, res, n, options), name);
+  const s = listScheduleUnchecked(apps, nodes, (r, res, n) => baseFit(r, res, n, options), name);
+  if (invariantChecksEnabled()) verifyEvolvingSchedule(apps, s, { expandLimit: options.expandLimit ?? 1 });
+  return s;
 }
 
 /** Run a named variant (noX, 2X, 2X+c, infX, infX+c). */

@@ -16,6 +16,8 @@ import { baseFit } from './fit';
 import { sumAll, delay, totalDuration, peakNodes } from './profile';
 import { simulateBatch } from '../batch/simulate';
 import { WorkloadJob } from '../../workloads/job';
+import { invariantChecksEnabled } from '../../util/invariants';
+import { verifyEvolvingSchedule } from './invariants';
 
 /** The rigid job of an application: submitted at 0, peak nodes for the total duration. */
 export function rigidJob(app: EvolvingApp): WorkloadJob {
@@ -33,7 +35,9 @@ export function scheduleRigid(apps: readonly EvolvingApp[], nodes: number): Evol
     const allocation = rigidProfile(a.profile);
     return { id: a.id, requested: a.profile.map((s) => ({ ...s })), start: r.start, allocation, completion: r.start + allocation[0].duration };
   });
-  return { algorithm: 'rigid', nodes, apps: out, resource: sumAll(out.map((x) => delay(x.allocation, x.start))) };
+  const schedule = { algorithm: 'rigid', nodes, apps: out, resource: sumAll(out.map((x) => delay(x.allocation, x.start))) };
+  if (invariantChecksEnabled()) verifyEvolvingSchedule(apps, schedule, { rigid: true });
+  return schedule;
 }
 
 /** The same schedule computed as earliest fit in queue order (no simulator). */
@@ -42,5 +46,7 @@ export function scheduleRigidEarliestFit(apps: readonly EvolvingApp[], nodes: nu
   const s = listSchedule(rigidApps, nodes, (r, res, n) => baseFit(r, res, n, { expandLimit: 1 }), 'rigid');
   const byId = new Map(apps.map((a) => [a.id, a]));
   const out: AppSchedule[] = s.apps.map((x) => ({ ...x, requested: byId.get(x.id)!.profile.map((st) => ({ ...st })) }));
-  return { ...s, apps: out };
+  const schedule = { ...s, apps: out };
+  if (invariantChecksEnabled()) verifyEvolvingSchedule(apps, schedule, { rigid: true });
+  return schedule;
 }

@@ -1,0 +1,117 @@
+/**
+ * Typed errors of the toolkit. Everything schedlab throws on purpose is a
+ * {@link SchedlabError}, so callers can tell "the input or the environment is
+ * wrong" (catch and report) from a bug (let it crash):
+ *
+ *   SchedlabError
+ *   ├── InputError      bad input: file, parameter, name, flag — says where (source, line, field)
+ *   │   ├── SwfError    a malformed SWF line (workloads/swf.ts)
+ *   │   └── UsageError  a bad command-line flag (cli/)
+ *   ├── OutputError     results could not be written (full disk, unwritable folder); names the path
+ *   ├── SolverError     an LP solver failed, timed out, or returned a solution that does not check
+ *   └── InvariantError  a scheduler broke one of its invariants (util/invariants.ts; a bug)
+ *
+ * Messages always start with the place (`file:line: field: …`, or the
+ * function / option name) so they can be read without a stack trace.
+ */
+
+/** Base class of every error the toolkit throws on purpose. */
+export class SchedlabError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** Where a piece of bad input is. */
+export interface InputLocation {
+  /** File path, function name (`generateLublin`), command (`schedlab simulate`) or definition name. */
+  source: string;
+  /** 1-based line number in `source`, when it is a file. */
+  line?: number;
+  /** Field, parameter or flag that is wrong (`field 4 (run time)`, `machineSize`, `--policy`). */
+  field?: string;
+}
+
+/**
+ * Bad input: the message names what is wrong and where. `source`, `line` and
+ * `field` carry the same information for programs.
+ */
+export class InputError extends SchedlabError {
+  readonly source: string;
+  readonly line?: number;
+  readonly field?: string;
+
+  /** `message` is the whole text; when it does not start with the source, the source is put in front. */
+  constructor(message: string, where: InputLocation) {
+    super(message.startsWith(where.source) ? message : `${where.source}: ${message}`);
+    this.source = where.source;
+    if (where.line !== undefined) this.line = where.line;
+    if (where.field !== undefined) this.field = where.field;
+  }
+}
+
+/** A bad command-line flag or argument. `field` is the flag (`--policy`). */
+export class UsageError extends InputError {
+  constructor(message: string, where: Partial<InputLocation> = {}) {
+    // The CLI prints its own prefix (`schedlab simulate: …`), so the message is kept as given.
+    super(message, { source: where.source ?? '', ...(where.field !== undefined ? { field: where.field } : {}) });
+  }
+}
+
+/**
+ * Results could not be written. `path` is the file or folder, `code` the
+ * system error code (ENOSPC, ENOTDIR, EACCES, EROFS, …) when there is one.
+ * Whatever had been written completely before the error is left in place.
+ */
+export class OutputError extends SchedlabError {
+  readonly path: string;
+  readonly code?: string;
+  readonly operation: string;
+
+  constructor(operation: string, path: string, cause: unknown) {
+    const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+    super(`cannot ${operation} ${path}: ${explainFsError(cause)}`);
+    this.path = path;
+    this.operation = operation;
+    if (code !== undefined) this.code = code;
+  }
+}
+
+/** What went wrong in a solver call. */
+export type SolverFailure = 'failure' | 'timeout' | 'unbounded' | 'inconsistent' | 'too-large';
+
+/** A solver failed, exceeded its time budget, or returned a result that does not check out. */
+export class SolverError extends SchedlabError {
+  readonly solver: string;
+  readonly kind: SolverFailure;
+
+  constructor(solver: string, kind: SolverFailure, detail: string) {
+    super(`${solver}: ${kind}: ${detail}`);
+    this.solver = solver;
+    this.kind = kind;
+  }
+}
+
+const FS_CODES: Record<string, string> = {
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  EFBIG: 'file too large',
+  ENOTDIR: 'a parent of the path is not a folder',
+  EISDIR: 'the path is a folder',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'read-only file system',
+  ENOENT: 'no such file or folder',
+  EEXIST: 'already exists',
+  EIO: 'input/output error',
+};
+
+/** A system error as a short readable text: `no space left on the device (ENOSPC)`. */
+export function explainFsError(e: unknown): string {
+  const err = e as NodeJS.ErrnoException | undefined;
+  const code = err?.code;
+  if (code && FS_CODES[code]) return `${FS_CODES[code]} (${code})`;
+  if (err instanceof Error) return err.message;
+  return String(e);
+}
