@@ -23,6 +23,7 @@ export * as dfrsWorkloads from './workloads/dfrs';
 export * as reservation from './schedulers/reservation';
 export * as evolving from './schedulers/evolving';
 export * as sweep from './sweep';
+export * as papers from './sweep/papers';
 export * as dfrs from './schedulers/dfrs';
 export * as twotier from './schedulers/twotier';
 export * as feitelson96 from './workloads/feitelson96';

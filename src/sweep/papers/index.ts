@@ -1,0 +1,34 @@
+/**
+ * Paper-scale experiments, one module per paper notebook: each defines the
+ * notebook's full-scale sweep from its family's cell function, and a loader
+ * the notebook calls at SCHEDLAB_SCALE=paper (it reads `results/<notebook>/`
+ * and runs any missing cells through the same sweep).
+ *
+ * Command line: `schedlab paper <notebook> [--workers n] [--shard i/n] [--scale quick|paper] [--slurm N]`.
+ */
+import { PaperExperiment } from './common';
+import * as evolvingApplications from './03-evolving-applications';
+
+export * from './common';
+export { evolvingApplications };
+
+/** Every notebook with a paper-scale sweep, in notebook order. */
+export const PAPER_EXPERIMENTS: readonly PaperExperiment[] = [evolvingApplications.experiment];
+
+/**
+ * The experiment of a notebook, by full name (`03-evolving-applications`),
+ * with or without `.ipynb` or a folder, or by a unique prefix (`03`).
+ */
+export function findPaperExperiment(name: string): PaperExperiment {
+  const base = name.replace(/^.*[\\/]/, '').replace(/\.ipynb$/, '');
+  const exact = PAPER_EXPERIMENTS.find((e) => e.notebook === base);
+  if (exact) return exact;
+  const prefixed = base === '' ? [] : PAPER_EXPERIMENTS.filter((e) => e.notebook.startsWith(base));
+  if (prefixed.length === 1) return prefixed[0];
+  const known = PAPER_EXPERIMENTS.map((e) => e.notebook).join(', ');
+  throw new Error(
+    prefixed.length > 1
+      ? `notebook name ${JSON.stringify(name)} is ambiguous: it matches ${prefixed.map((e) => e.notebook).join(', ')}`
+      : `no paper-scale experiment for notebook ${JSON.stringify(name)}; known notebooks: ${known}`,
+  );
+}

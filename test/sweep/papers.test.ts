@@ -1,0 +1,134 @@
+import { expect } from 'chai';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { defineSweep, Grid, sweepCells } from '../../src/sweep';
+import {
+  evolvingApplications,
+  findPaperExperiment,
+  PAPER_EXPERIMENTS,
+  PaperExperiment,
+  runPaperSweep,
+} from '../../src/sweep/papers';
+import { paperMain } from '../../src/cli/paper';
+
+let tmp: string;
+before(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'schedlab-papers-'));
+});
+after(() => {
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+const quiet = { progress: 'none' as const, log: () => {} };
+
+/** The same cell as `base`'s paper sweep, on a small grid (for end-to-end runs in tests). */
+function tiny(base: PaperExperiment, grid: Grid | Grid[], fixed?: Record<string, any>): PaperExperiment {
+  const full = base.sweep('paper');
+  const sweep = defineSweep({ name: `tiny-${base.notebook}`, version: 1, cell: full.cell, grid, fixed: fixed ?? full.fixed });
+  return { ...base, notebook: `tiny-${base.notebook}`, sweep: () => sweep };
+}
+
+/** Run `cmd` with stderr captured. */
+async function capture(fn: (out: string[]) => Promise<number>): Promise<{ code: number; stderr: string; stdout: string[] }> {
+  const write = process.stderr.write.bind(process.stderr);
+  let stderr = '';
+  (process.stderr as any).write = (s: string) => ((stderr += s), true);
+  try {
+    const stdout: string[] = [];
+    const code = await fn(stdout);
+    return { code, stderr, stdout };
+  } finally {
+    (process.stderr as any).write = write;
+  }
+}
+
+describe('paper-scale sweeps', () => {
+  it('every paper experiment defines a valid sweep at both scales, with distinct names', () => {
+    const names = new Set<string>();
+    for (const e of PAPER_EXPERIMENTS) {
+      for (const scale of ['paper', 'quick'] as const) {
+        const s = e.sweep(scale);
+        expect(s.fingerprint).to.match(/^[0-9a-f]{16}$/);
+        expect(sweepCells(s).length).to.be.greaterThan(0);
+        expect(names.has(s.name), s.name).to.equal(false);
+        names.add(s.name);
+      }
+      expect(sweepCells(e.sweep('quick')).length).to.be.lessThan(sweepCells(e.sweep('paper')).length);
+    }
+  });
+
+  it('finds notebooks by name, file name or unique prefix and rejects unknown ones', () => {
+    expect(findPaperExperiment('03-evolving-applications').notebook).to.equal('03-evolving-applications');
+    expect(findPaperExperiment('notebooks/03-evolving-applications.ipynb').notebook).to.equal('03-evolving-applications');
+    expect(findPaperExperiment('03').notebook).to.equal('03-evolving-applications');
+    expect(() => findPaperExperiment('99-nothing')).to.throw(/no paper-scale experiment for notebook "99-nothing"; known notebooks: .*03-evolving-applications/);
+  });
+
+  it('`schedlab paper` rejects an unknown notebook with a clear message', async () => {
+    const r = await capture((out) => paperMain(['07-unknown', '--workers', '1'], (s) => out.push(s)));
+    expect(r.code).to.equal(1);
+    expect(r.stderr).to.match(/no paper-scale experiment for notebook "07-unknown"; known notebooks:/);
+  });
+
+  it('`schedlab paper` rejects a bad scale and a bad shard', async () => {
+    const a = await capture((out) => paperMain(['03', '--scale', 'huge'], (s) => out.push(s)));
+    expect(a.code).to.equal(1);
+    expect(a.stderr).to.match(/--scale must be quick or paper/);
+    const b = await capture((out) => paperMain(['03', '--shard', '5/5'], (s) => out.push(s)));
+    expect(b.code).to.equal(1);
+    expect(b.stderr).to.match(/shard index must be an integer in 0..4/);
+  });
+
+  it('`schedlab paper --slurm` writes a job array over the notebook sweep into results/<notebook>/', async () => {
+    process.env.SCHEDLAB_RESULTS = path.join(tmp, 'slurm-results'); // the log folder is created there
+    let r;
+    try {
+      r = await capture((out) => paperMain(['03', '--slurm', '10', '--cpus-per-task', '4'], (s) => out.push(s)));
+    } finally {
+      delete process.env.SCHEDLAB_RESULTS;
+    }
+    expect(r.code).to.equal(0);
+    expect(fs.existsSync(path.join(tmp, 'slurm-results', '03-evolving-applications', 'logs'))).to.equal(true);
+    const text = r.stdout.join('\n');
+    expect(text).to.match(/#SBATCH --array=0-9/);
+    expect(text).to.match(/03-evolving-applications\.js#paperSweep/);
+    expect(text).to.match(/slurm-results\/03-evolving-applications\/03-evolving-applications\.shard-\$\{SLURM_ARRAY_TASK_ID\}-of-10\.jsonl/);
+  });
+});
+
+describe('03-evolving-applications', () => {
+  const E = evolvingApplications;
+
+  it('paper grid: 1000 tests x 6 algorithms on 75 and 150 nodes', () => {
+    const cells = sweepCells(E.paperSweep);
+    expect(cells.length).to.equal(1000 * 6 * 2);
+    expect(new Set(cells.map((c) => c.params.algorithm))).to.deep.equal(new Set(['rigid', 'noX', '2X', '2X+c', 'infX', 'infX+c']));
+    expect(new Set(cells.map((c) => c.params.clusterNodes))).to.deep.equal(new Set([75, 150]));
+  });
+
+  it('cells return the system and per-application fields Tables 1-2 use', () => {
+    for (const c of sweepCells(E.paperSweep).slice(0, 3)) {
+      const r = E.evolvingCell(c.params as any);
+      expect(r.system).to.include.keys('algorithm', 'test', 'makespan', 'resourceUtilization', 'effectiveUtilization', 'resourceWaste', 'schedulingTime');
+      expect(r.system.algorithm).to.equal(c.params.algorithm);
+      expect(r.apps.length).to.equal(r.system.apps);
+      expect(r.apps[0]).to.include.keys('waste', 'completionTime', 'waitingTime', 'expandedSteps', 'expansion', 'test');
+    }
+  });
+
+  it('a sharded then resumed run regroups into the in-process experiment result', async () => {
+    const exp = tiny(E.experiment, { clusterNodes: [75], test: [0, 1], algorithm: ['rigid', '2X'] });
+    const root = path.join(tmp, 'evolving');
+    const shard = await runPaperSweep(exp, { ...quiet, workers: 0, shard: '0/2', resultsRoot: root });
+    expect(shard.total).to.equal(2);
+    const all = await runPaperSweep(exp, { ...quiet, workers: 0, resultsRoot: root });
+    expect(all.skipped).to.equal(2); // the shard file was merged in first
+    expect(all.ok).to.equal(2);
+    const m = E.evolvingResultsFrom(all).get(75)!;
+    expect(m.tests).to.equal(2);
+    expect(m.system.map((s) => [s.test, s.algorithm])).to.deep.equal([[0, 'rigid'], [0, '2X'], [1, 'rigid'], [1, '2X']]);
+    const { evolvingTestCase, scheduleByName, appMetrics } = await import('../../src/schedulers/evolving');
+    const direct = appMetrics(scheduleByName(evolvingTestCase(E.EVOLVING_SEED, 1), 75, '2X'));
+    expect(m.apps.filter((a) => a.test === 1 && a.algorithm === '2X').map((a) => a.waste)).to.deep.equal(direct.map((a) => a.waste));
+  });
+});
