@@ -5,6 +5,7 @@ import * as path from 'path';
 import { defineSweep, Grid, sweepCells } from '../../src/sweep';
 import {
   evolvingApplications,
+  measy,
   findPaperExperiment,
   PAPER_EXPERIMENTS,
   PaperExperiment,
@@ -130,5 +131,47 @@ describe('03-evolving-applications', () => {
     const { evolvingTestCase, scheduleByName, appMetrics } = await import('../../src/schedulers/evolving');
     const direct = appMetrics(scheduleByName(evolvingTestCase(E.EVOLVING_SEED, 1), 75, '2X'));
     expect(m.apps.filter((a) => a.test === 1 && a.algorithm === '2X').map((a) => a.waste)).to.deep.equal(direct.map((a) => a.waste));
+  });
+});
+
+describe('05-measy', () => {
+  const M = measy;
+
+  it('paper grid: 80 main + 40 no-CPU-info + 60 full-CPU + 22 migration-cost + 16 CTC-SP2 cells', () => {
+    const cells = sweepCells(M.paperSweep);
+    expect(cells.length).to.equal(218);
+    const count = (part: string) => cells.filter((c) => c.params.part === part).length;
+    expect([count('main'), count('noInfo'), count('full'), count('costs'), count('ctc')]).to.deep.equal([80, 40, 60, 22, 16]);
+    const fw = cells.filter((c) => c.params.workload === 'feitelson');
+    expect(new Set(fw.map((c) => c.params.jobs))).to.deep.equal(new Set([200000]));
+    expect(new Set(cells.filter((c) => c.params.part === 'costs' && c.params.policy === 'measy').map((c) => c.params.migrationCost)).size).to.equal(10);
+  });
+
+  it('cells (tiny workloads) return the fields of Figures 6-14 and policies share one workload', () => {
+    const base = sweepCells(M.paperSweep).find((c) => c.params.part === 'main')!.params as any;
+    const rows = (['easy', 'measy'] as const).map((policy) => M.measyCell({ ...base, jobs: 400, load: 0.8, policy }));
+    for (const r of rows) {
+      expect(r).to.include.keys('meanResponse', 'responseCi95', 'meanBoundedSlowdown', 'slowdownCi95', 'migrations', 'migrationsPerJob', 'kills', 'swaps', 'backgroundShare', 'finishedInBackground');
+      expect(r.jobs).to.equal(400);
+      expect(r.meanResponse).to.be.greaterThan(0);
+    }
+    expect(rows[0].offeredLoad).to.equal(rows[1].offeredLoad);
+    expect(rows[0].migrations).to.equal(0);
+  });
+
+  it('regroups records by part in runMeasyGrid order and checks the notebook parameters', async () => {
+    const exp = tiny(M.experiment, [
+      { part: ['main'], workload: ['jann'], jobs: [300], cpuUsage: ['paper'], cpuInfo: ['exact'], load: [0.6], policy: ['easy', 'keasy'], migrationCost: [20] },
+      { part: ['costs'], workload: ['jann'], jobs: [300], cpuUsage: ['paper'], cpuInfo: ['exact'], load: [0.6], policy: ['measy'], migrationCost: [0, 60] },
+    ]);
+    const sum = await runPaperSweep(exp, { ...quiet, workers: 0, resultsRoot: path.join(tmp, 'measy') });
+    const parts = M.measyResultsFrom(sum);
+    expect(parts.main.map((r) => r.policy)).to.deep.equal(['easy', 'keasy']);
+    expect(parts.costs.map((r) => r.migrationCost)).to.deep.equal([0, 60]);
+    expect(parts.ctc).to.deep.equal([]);
+    await M.measyPaperResults({ scale: 'quick', expect: { loads: [0.5] } }).then(
+      () => expect.fail('a mismatching notebook parameter must be refused'),
+      (e: Error) => expect(e.message).to.match(/05-measy: the notebook's loads = \[0.5\] differs/),
+    );
   });
 });

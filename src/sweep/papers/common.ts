@@ -145,3 +145,26 @@ export function restoreNaN<T extends object>(records: T[], fields: readonly stri
   }
   return records;
 }
+
+/**
+ * Guard against a notebook and its papers module drifting apart: every value
+ * the notebook passes in `expected` must equal the sweep's (compared as JSON).
+ */
+export function checkExpected(notebook: string, expected: Record<string, unknown> | undefined, actual: Record<string, unknown>): void {
+  for (const [k, v] of Object.entries(expected ?? {})) {
+    if (v === undefined) continue;
+    if (!(k in actual)) throw new Error(`${notebook}: the paper-scale sweep has no parameter "${k}" (it has ${Object.keys(actual).join(', ')})`);
+    if (JSON.stringify(v) !== JSON.stringify(actual[k])) {
+      throw new Error(
+        `${notebook}: the notebook's ${k} = ${JSON.stringify(v)} differs from the paper-scale sweep's ${JSON.stringify(actual[k])} ` +
+          `(src/sweep/papers/${notebook}.ts); change both together`,
+      );
+    }
+  }
+}
+
+/** Turn every null field back into NaN (for flat numeric records in which null never means anything else). */
+export function nullsToNaN<T extends object>(records: T[]): T[] {
+  for (const r of records as Record<string, unknown>[]) for (const k of Object.keys(r)) if (r[k] === null) r[k] = NaN;
+  return records;
+}

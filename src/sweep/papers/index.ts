@@ -8,12 +8,13 @@
  */
 import { PaperExperiment } from './common';
 import * as evolvingApplications from './03-evolving-applications';
+import * as measy from './05-measy';
 
 export * from './common';
-export { evolvingApplications };
+export { evolvingApplications, measy };
 
 /** Every notebook with a paper-scale sweep, in notebook order. */
-export const PAPER_EXPERIMENTS: readonly PaperExperiment[] = [evolvingApplications.experiment];
+export const PAPER_EXPERIMENTS: readonly PaperExperiment[] = [evolvingApplications.experiment, measy.experiment];
 
 /**
  * The experiment of a notebook, by full name (`03-evolving-applications`),

@@ -1,0 +1,165 @@
+/**
+ * Notebook 05 (MEASY) at paper scale: 320 processors, FWload (200,000 jobs)
+ * and JWload (100,000 jobs) at ten loads, and the CTC-SP2 log as a real-data
+ * check. Five parts, one per notebook grid:
+ *
+ *   main    2 workloads × 10 loads × {easy, keasy, reasy, measy}        80 cells (Figures 6-8)
+ *   noInfo  2 × 10 × {keasy, measy}, no CPU-usage information          40 cells (Figures 9-10)
+ *   full    2 × 10 × {easy, keasy, measy}, 100% CPU usage               60 cells (Figures 11-12)
+ *   costs   2 workloads at load 0.8: keasy + measy × 10 migration costs 22 cells (Figures 13-14)
+ *   ctc     CTC-SP2 (77,222 jobs) × 4 loads × 4 policies                16 cells
+ *                                                                       218 cells
+ *
+ * One cell = one `twotier.runMeasyCell`. Every policy of a (workload, load)
+ * sees the same jobs: the workload seed is a parameter (the notebook's SEED),
+ * not the cell seed, exactly as in `twotier.runMeasyGrid`.
+ */
+import { defineSweep, Grid, SweepDefinition } from '../grid';
+import { SweepSummary } from '../run';
+import { measyWorkload, MeasyCellRecord, MeasyWorkloadSpec, runMeasyCell, MeasyWorkloadName } from '../../schedulers/twotier/experiment';
+import { TwoTierJob, TwoTierPolicy } from '../../schedulers/twotier/simulator';
+import { checkExpected, completeResults, nullsToNaN, PaperExperiment, PaperRunOptions, PaperScale, runPaperSweep } from './common';
+
+export const NOTEBOOK = '05-measy';
+
+/** The notebook's parameter cell, per scale. */
+export const MEASY_PAPER_GRID = {
+  paper: {
+    seed: 1,
+    machine: 320,
+    batches: 10,
+    jobs: { feitelson: 200000, jann: 100000 },
+    loads: [0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95],
+    costLoad: 0.8,
+    costs: [0, 20, 60, 120, 240, 480, 720, 900, 1200, 1500],
+    ctcJobs: 77222,
+    ctcLoads: [0.6, 0.7, 0.8, 0.9],
+  },
+  quick: {
+    seed: 1,
+    machine: 320,
+    batches: 10,
+    jobs: { feitelson: 10000, jann: 8000 },
+    loads: [0.5, 0.6, 0.7, 0.8, 0.9],
+    costLoad: 0.8,
+    costs: [0, 20, 240, 480, 900, 1500],
+    ctcJobs: 5000,
+    ctcLoads: [0.7, 0.9],
+  },
+};
+
+export type MeasyPart = 'main' | 'noInfo' | 'full' | 'costs' | 'ctc';
+export const MEASY_PARTS: readonly MeasyPart[] = ['main', 'noInfo', 'full', 'costs', 'ctc'];
+
+export interface MeasyCellParams {
+  part: MeasyPart;
+  workload: MeasyWorkloadName;
+  jobs: number;
+  load: number;
+  policy: TwoTierPolicy;
+  cpuUsage: 'paper' | 'full';
+  cpuInfo: 'exact' | 'none';
+  migrationCost: number;
+  machineSize: number;
+  batches: number;
+  /** The workload seed (the notebook's SEED), shared by every cell. */
+  workloadSeed: number;
+}
+
+/**
+ * Workloads built by this worker, most recent last. Building 200,000 jobs
+ * takes seconds and several cells in a row share one; the cache never
+ * changes a result (a workload is a pure function of its spec).
+ */
+const workloadCache: { key: string; jobs: TwoTierJob[] }[] = [];
+const CACHE_SIZE = 3;
+
+function cachedWorkload(spec: MeasyWorkloadSpec): TwoTierJob[] {
+  const key = JSON.stringify([spec.workload, spec.jobs, spec.load, spec.cpuUsage, spec.machineSize, spec.seed]);
+  const i = workloadCache.findIndex((e) => e.key === key);
+  if (i >= 0) {
+    const [hit] = workloadCache.splice(i, 1);
+    workloadCache.push(hit);
+    return hit.jobs;
+  }
+  const jobs = measyWorkload(spec);
+  workloadCache.push({ key, jobs });
+  if (workloadCache.length > CACHE_SIZE) workloadCache.shift();
+  return jobs;
+}
+
+/** Cell adapter: one `runMeasyCell` with the notebook's workload seed. */
+export function measyCell(p: MeasyCellParams): MeasyCellRecord {
+  const spec: MeasyWorkloadSpec = { workload: p.workload, jobs: p.jobs, load: p.load, cpuUsage: p.cpuUsage, machineSize: p.machineSize, seed: p.workloadSeed };
+  return runMeasyCell({ ...spec, policy: p.policy, migrationCost: p.migrationCost, cpuInfo: p.cpuInfo, batches: p.batches }, cachedWorkload(spec));
+}
+
+/** The grids of one scale, in the order of the notebook's `runMeasyGrid` calls. */
+export function measyGrids(scale: PaperScale): Grid[] {
+  const g = MEASY_PAPER_GRID[scale];
+  const grids: Grid[] = [];
+  const synthetic = ['feitelson', 'jann'] as const;
+  const add = (part: MeasyPart, workload: MeasyWorkloadName, jobs: number, loads: number[], policies: TwoTierPolicy[], extra: Partial<Record<'cpuUsage' | 'cpuInfo', string>> & { costs?: number[] } = {}) =>
+    grids.push({
+      part: [part],
+      workload: [workload],
+      jobs: [jobs],
+      cpuUsage: [extra.cpuUsage ?? 'paper'],
+      cpuInfo: [extra.cpuInfo ?? 'exact'],
+      load: loads,
+      policy: policies,
+      migrationCost: extra.costs ?? [20],
+    });
+  for (const w of synthetic) add('main', w, g.jobs[w], g.loads, ['easy', 'keasy', 'reasy', 'measy']);
+  for (const w of synthetic) add('noInfo', w, g.jobs[w], g.loads, ['keasy', 'measy'], { cpuInfo: 'none' });
+  for (const w of synthetic) add('full', w, g.jobs[w], g.loads, ['easy', 'keasy', 'measy'], { cpuUsage: 'full' });
+  for (const w of synthetic) {
+    // runMeasyGrid runs non-MEASY policies once, with the first listed cost (recorded, not used by KEASY).
+    add('costs', w, g.jobs[w], [g.costLoad], ['keasy'], { costs: [g.costs[0]] });
+    add('costs', w, g.jobs[w], [g.costLoad], ['measy'], { costs: g.costs });
+  }
+  add('ctc', 'ctc', g.ctcJobs, g.ctcLoads, ['easy', 'keasy', 'reasy', 'measy']);
+  return grids;
+}
+
+function makeSweep(scale: PaperScale): SweepDefinition {
+  const g = MEASY_PAPER_GRID[scale];
+  return defineSweep({
+    name: scale === 'paper' ? NOTEBOOK : `${NOTEBOOK}-quick`,
+    version: 1,
+    description: 'MEASY paper Figures 6-14 and the CTC-SP2 check: one twotier.runMeasyCell per cell',
+    cell: { module: __filename, export: 'measyCell' },
+    grid: measyGrids(scale),
+    fixed: { machineSize: g.machine, batches: g.batches, workloadSeed: g.seed },
+  });
+}
+
+export const paperSweep = makeSweep('paper');
+export const quickSweep = makeSweep('quick');
+
+export const experiment: PaperExperiment = {
+  notebook: NOTEBOOK,
+  summary: 'MEASY: FWload 200k / JWload 100k jobs x 10 loads x policies, no-CPU-info, 100% CPU, migration costs, CTC-SP2',
+  sweep: (scale) => (scale === 'paper' ? paperSweep : quickSweep),
+  exports: { paper: 'paperSweep', quick: 'quickSweep' },
+};
+
+/** The records of each part, in the order `runMeasyGrid` returns them. */
+export function measyResultsFrom(summary: SweepSummary): Record<MeasyPart, MeasyCellRecord[]> {
+  const results = nullsToNaN(completeResults<MeasyCellRecord>(summary));
+  const out = { main: [], noInfo: [], full: [], costs: [], ctc: [] } as Record<MeasyPart, MeasyCellRecord[]>;
+  summary.records.forEach((rec, i) => out[rec.params.part as MeasyPart].push(results[i]));
+  return out;
+}
+
+/**
+ * The notebook's runs through the sweep: reads `results/05-measy/`, runs the
+ * cells still missing. `expect` holds the notebook's parameters, checked
+ * against the sweep's (`MEASY_PAPER_GRID`).
+ */
+export async function measyPaperResults(
+  options: PaperRunOptions & { expect?: Partial<(typeof MEASY_PAPER_GRID)['paper']> } = {},
+): Promise<Record<MeasyPart, MeasyCellRecord[]>> {
+  checkExpected(NOTEBOOK, options.expect, MEASY_PAPER_GRID[options.scale ?? 'paper']);
+  return measyResultsFrom(await runPaperSweep(experiment, options));
+}
