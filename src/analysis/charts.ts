@@ -69,8 +69,8 @@ function baseLayout(o: CommonOptions, extra: PlotlyObject = {}): PlotlyObject {
   const axis = (label: string | undefined, log: boolean | undefined): PlotlyObject => ({
     title: { text: label ?? '' },
     type: log ? 'log' : 'linear',
-    // Log axes: ticks at 1, 2, 5 per decade with plain numbers (no bare '9' for 0.9).
-    ...(log ? { dtick: 'D2', tickformat: '~g' } : {}),
+    // Log axes get plain-number ticks; logTicks() below picks their density from the data.
+    ...(log ? { tickformat: '~g' } : {}),
     showline: true,
     linecolor: '#444',
     ticks: 'outside',
@@ -102,8 +102,37 @@ function figure(data: PlotlyObject[], o: CommonOptions, extra: PlotlyObject = {}
     ? { legend: { orientation: 'h', x: 0, xanchor: 'left', y: -0.18 - (rows * 20) / height, yanchor: 'top', bgcolor: 'rgba(255,255,255,0.8)' } }
     : {};
   const layout = baseLayout(o, { ...extra, ...legend });
+  for (const axis of ['x', 'y'] as const) {
+    const a = layout[`${axis}axis`] as PlotlyObject;
+    if (a.type === 'log') Object.assign(a, logTicks(data, axis));
+  }
   if (below) layout.margin = { ...(layout.margin as PlotlyObject), b: 70 + rows * 20 };
   return { data, layout, width: o.width ?? FIGURE_STYLE.width, height };
+}
+
+/**
+ * Tick density of a log axis: 1-2-5 per decade over a short range, one tick
+ * per decade over a long one (so labels never run into each other), and a
+ * tick every few decades beyond that.
+ */
+export function logTicks(data: PlotlyObject[], axis: 'x' | 'y'): PlotlyObject {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const t of data) {
+    const values = t[axis];
+    if (!Array.isArray(values)) continue;
+    for (const v of values) {
+      if (typeof v === 'number' && v > 0) {
+        lo = Math.min(lo, v);
+        hi = Math.max(hi, v);
+      }
+    }
+  }
+  if (!(hi > lo)) return { dtick: 'D2' };
+  const decades = Math.log10(hi / lo);
+  if (decades <= 2.5) return { dtick: 'D2' };
+  if (decades <= 7) return { dtick: 1 };
+  return { dtick: Math.ceil(decades / 6), exponentformat: 'power' };
 }
 
 function groupBy(data: readonly Row[], series: string | undefined): Map<string, Row[]> {

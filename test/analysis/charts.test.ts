@@ -89,3 +89,12 @@ describe('analysis/render (headless Chromium)', function () {
     fs.rmSync(dir, { recursive: true });
   });
 });
+
+describe('analysis/charts log axes', () => {
+  it('tick density follows the number of decades spanned', () => {
+    const fig = (hi: number) => cdfChart({ data: [{ v: 1 }, { v: hi }], value: 'v', logX: true });
+    expect((fig(50).layout.xaxis as { dtick: unknown }).dtick).to.equal('D2');
+    expect((fig(1e6).layout.xaxis as { dtick: unknown }).dtick).to.equal(1);
+    expect((fig(1e12).layout.xaxis as { dtick: unknown }).dtick).to.equal(2);
+  });
+});
