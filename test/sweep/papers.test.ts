@@ -2,10 +2,11 @@ import { expect } from 'chai';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { defineSweep, Grid, sweepCells } from '../../src/sweep';
+import { Cell, defineSweep, Grid, SweepDefinition, sweepCells as expandCells } from '../../src/sweep';
 import {
   evolvingApplications,
   measy,
+  virtualClusters,
   findPaperExperiment,
   PAPER_EXPERIMENTS,
   PaperExperiment,
@@ -21,6 +22,14 @@ after(() => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 const quiet = { progress: 'none' as const, log: () => {} };
+
+/** Expanding a 186,480-cell grid takes seconds: do it once per sweep. */
+const expanded = new Map<string, Cell[]>();
+function sweepCells(s: SweepDefinition): Cell[] {
+  let cells = expanded.get(s.fingerprint);
+  if (!cells) expanded.set(s.fingerprint, (cells = expandCells(s)));
+  return cells;
+}
 
 /** The same cell as `base`'s paper sweep, on a small grid (for end-to-end runs in tests). */
 function tiny(base: PaperExperiment, grid: Grid | Grid[], fixed?: Record<string, any>): PaperExperiment {
@@ -173,5 +182,43 @@ describe('05-measy', () => {
       () => expect.fail('a mismatching notebook parameter must be refused'),
       (e: Error) => expect(e.message).to.match(/05-measy: the notebook's loads = \[0.5\] differs/),
     );
+  });
+});
+
+describe('02-virtual-clusters', () => {
+  const V = virtualClusters;
+
+  it('paper grid: 1,440 small x 15 + 10,800 large x 12 + 1,440 MILP x 2 + 10,800 parallel x 3 cells', () => {
+    const cells = sweepCells(V.paperSweep);
+    const count = (part: string) => cells.filter((c) => c.params.part === part).length;
+    expect([count('small'), count('large'), count('milp'), count('par')]).to.deep.equal([1440 * 15, 10800 * 12, 1440 * 2, 10800 * 3]);
+    expect(cells.length).to.equal(186480);
+  });
+
+  it('cells return the fields of the degradation tables and curves, for the instance vcschedInstanceSet generates', async () => {
+    const { vcschedInstanceSet, runVcschedExperiment } = await import('../../src/schedulers/vcsched');
+    const smallCells = sweepCells(V.paperSweep).filter((c) => c.params.part === 'small');
+    const picks = [smallCells.find((c) => c.params.algorithm === 'MCB8')!, smallCells.find((c) => c.params.algorithm === 'EXACT')!, smallCells.find((c) => c.params.algorithm === 'RRND')!];
+    const set = vcschedInstanceSet('small', { instancesPerSpec: 1, taskCounts: [6], slacks: [0.1], seed: 2009 });
+    for (const c of picks) {
+      const r = V.vcschedCell(c.params as any);
+      expect(r).to.include.keys('algorithm', 'status', 'minYield', 'avgYield', 'seconds', 'lpMinYield', 'lpAvgYield', 'slack', 'tasks', 'instance');
+      expect(r.algorithm).to.equal(c.params.algorithm);
+      const gi = set.find((g) => g.spec.memCv === c.params.memCv && g.spec.cpuCv === c.params.cpuCv)!;
+      const [direct] = runVcschedExperiment([gi], [c.params.algorithm as any], (c.params as any).options);
+      expect({ ...r, seconds: 0 }).to.deep.equal({ ...direct, seconds: 0 });
+    }
+  });
+
+  it('regroups records by part', async () => {
+    const opts = { seed: 2009, tolerance: 0.01, backtrackBudget: 1000 };
+    const exp = tiny(V.experiment, [
+      { part: ['small'], set: ['small'], parallel: [false], tasks: [6], slack: [0.5], memCv: [0.25], cpuCv: [0.25], instance: [0, 1], algorithm: ['SG'], options: [opts] },
+      { part: ['par'], set: ['large'], parallel: [true], tasks: [100], slack: [0.5], memCv: [0.25], cpuCv: [0.25], instance: [0], algorithm: ['MCB8'], options: [opts] },
+    ]);
+    const parts = V.vcschedResultsFrom(await runPaperSweep(exp, { ...quiet, workers: 0, resultsRoot: path.join(tmp, 'vcsched') }));
+    expect(parts.small.map((r) => [r.instance, r.algorithm])).to.deep.equal([[0, 'SG'], [1, 'SG']]);
+    expect(parts.par.map((r) => [r.parallel, r.hosts, r.algorithm])).to.deep.equal([[true, 64, 'MCB8']]);
+    expect(parts.large).to.deep.equal([]);
   });
 });

@@ -1,0 +1,150 @@
+/**
+ * Notebook 02 (VCSched, virtual clusters) at paper scale. Four parts, one per
+ * `runVcschedExperiment` call of the notebook:
+ *
+ *   small  144 specs × 10 instances (4 hosts) × 14 heuristics + EXACT   21,600 cells (Table 1, Figs. 2-5, 11-14)
+ *   large  108 specs × 100 instances (64 hosts) × 12 heuristics       129,600 cells (Figs. 6-10, 15-18)
+ *   milp   144 specs × 10 instances (4 hosts) × {MILP, EXACT}           2,880 cells (MILP check, 600 s limit)
+ *   par    108 parallel-job specs × 100 instances × {SG, SGB, MCB8}    32,400 cells (Figs. 19-22)
+ *                                                                     186,480 cells
+ *
+ * One cell = one (instance, algorithm): `runVcschedExperiment([instance], [algorithm], options)`.
+ * The instance is generated from (instanceSeed, its key) exactly as
+ * `vcschedInstanceSet` does, so a cell's record equals the in-process run's.
+ */
+import { createRng } from '../../util/random';
+import { defineSweep, Grid, Json, SweepDefinition } from '../grid';
+import { SweepSummary } from '../run';
+import { CVS, GeneratedInstance, generateVcInstance, instanceKey, LARGE_SET, SLACKS, SMALL_SET, VcInstanceSpec } from '../../schedulers/vcsched/generator';
+import { ExperimentOptions, runVcschedExperiment, VcAlgorithm, VcRunRecord } from '../../schedulers/vcsched/experiment';
+import { VCSCHED_HEURISTICS } from '../../schedulers/vcsched/heuristics';
+import { checkExpected, completeResults, PaperExperiment, PaperRunOptions, PaperScale, runPaperSweep } from './common';
+
+export const NOTEBOOK = '02-virtual-clusters';
+
+/** The notebook's parameter cell, per scale. */
+export const VCSCHED_PAPER_GRID = {
+  paper: {
+    seed: 2009,
+    smallPerSpec: 10,
+    largePerSpec: 100,
+    parallelPerSpec: 100,
+    smallBacktrackBudget: 500_000,
+    largeBacktrackBudget: 500_000,
+    milpTasks: [6, 8, 10, 12],
+    milpPerSpec: 10,
+    milpTimeLimitSeconds: 600,
+    tolerance: 0.01,
+  },
+  quick: {
+    seed: 2009,
+    smallPerSpec: 3,
+    largePerSpec: 2,
+    parallelPerSpec: 2,
+    smallBacktrackBudget: 500_000,
+    largeBacktrackBudget: 50_000,
+    milpTasks: [6, 8],
+    milpPerSpec: 1,
+    milpTimeLimitSeconds: 5,
+    tolerance: 0.01,
+  },
+};
+
+export type VcschedPart = 'small' | 'large' | 'milp' | 'par';
+
+export interface VcschedCellParams {
+  part: VcschedPart;
+  set: 'small' | 'large';
+  parallel: boolean;
+  tasks: number;
+  slack: number;
+  memCv: number;
+  cpuCv: number;
+  instance: number;
+  algorithm: VcAlgorithm;
+  /** Seed of the instance generator (the notebook's SEED). */
+  instanceSeed: number;
+  /** The options the notebook passes to `runVcschedExperiment` for this part. */
+  options: ExperimentOptions;
+}
+
+/** The instance of a cell, as `vcschedInstanceSet` generates it. */
+export function vcschedCellInstance(p: VcschedCellParams): GeneratedInstance {
+  const hosts = p.set === 'small' ? SMALL_SET.hosts : LARGE_SET.hosts;
+  const spec: VcInstanceSpec = { hosts, tasks: p.tasks, slack: p.slack, memCv: p.memCv, cpuCv: p.cpuCv, parallel: p.parallel };
+  const rng = createRng(`${p.instanceSeed}/${instanceKey(p.set, spec, p.instance)}`);
+  return { set: p.set, spec, index: p.instance, instance: generateVcInstance(spec, rng) };
+}
+
+/** Cell adapter: one algorithm on one generated instance. */
+export function vcschedCell(p: VcschedCellParams): VcRunRecord {
+  const [record] = runVcschedExperiment([vcschedCellInstance(p)], [p.algorithm], p.options);
+  return record;
+}
+
+function specGrid(part: VcschedPart, set: 'small' | 'large', parallel: boolean, perSpec: number, algorithms: readonly string[], options: ExperimentOptions, tasks?: readonly number[]): Grid {
+  return {
+    part: [part],
+    set: [set],
+    parallel: [parallel],
+    tasks: [...(tasks ?? (set === 'small' ? SMALL_SET.tasks : LARGE_SET.tasks))],
+    slack: [...SLACKS],
+    memCv: [...CVS],
+    cpuCv: [...CVS],
+    instance: Array.from({ length: perSpec }, (_, i) => i),
+    algorithm: [...algorithms],
+    options: [options as unknown as Json],
+  };
+}
+
+/** The four grids of a scale, in the notebook's order. */
+export function vcschedGrids(scale: PaperScale): Grid[] {
+  const g = VCSCHED_PAPER_GRID[scale];
+  const all = [...VCSCHED_HEURISTICS];
+  return [
+    specGrid('small', 'small', false, g.smallPerSpec, [...all, 'EXACT'], { seed: g.seed, tolerance: g.tolerance, backtrackBudget: g.smallBacktrackBudget }),
+    specGrid('large', 'large', false, g.largePerSpec, all.filter((a) => a !== 'RRND' && a !== 'RRNZ'), { seed: g.seed, tolerance: g.tolerance, backtrackBudget: g.largeBacktrackBudget }),
+    specGrid('milp', 'small', false, g.milpPerSpec, ['MILP', 'EXACT'], { milpTimeLimitSeconds: g.milpTimeLimitSeconds }, g.milpTasks),
+    specGrid('par', 'large', true, g.parallelPerSpec, ['SG', 'SGB', 'MCB8'], { tolerance: g.tolerance, backtrackBudget: g.largeBacktrackBudget }),
+  ];
+}
+
+function makeSweep(scale: PaperScale): SweepDefinition {
+  return defineSweep({
+    name: scale === 'paper' ? NOTEBOOK : `${NOTEBOOK}-quick`,
+    version: 1,
+    description: 'VCSched: heuristics, exact search and MILP on the small, large and parallel-job instance sets',
+    cell: { module: __filename, export: 'vcschedCell' },
+    grid: vcschedGrids(scale),
+    fixed: { instanceSeed: VCSCHED_PAPER_GRID[scale].seed },
+  });
+}
+
+export const paperSweep = makeSweep('paper');
+export const quickSweep = makeSweep('quick');
+
+export const experiment: PaperExperiment = {
+  notebook: NOTEBOOK,
+  summary: 'VCSched: small (1,440 instances x 15), large (10,800 x 12), MILP check (1,440 x 2), parallel jobs (10,800 x 3)',
+  sweep: (scale) => (scale === 'paper' ? paperSweep : quickSweep),
+  exports: { paper: 'paperSweep', quick: 'quickSweep' },
+};
+
+/** The records of each part, in `runVcschedExperiment` order (instance by instance, algorithms in the listed order). */
+export function vcschedResultsFrom(summary: SweepSummary): Record<VcschedPart, VcRunRecord[]> {
+  const results = completeResults<VcRunRecord>(summary);
+  const out: Record<VcschedPart, VcRunRecord[]> = { small: [], large: [], milp: [], par: [] };
+  summary.records.forEach((rec, i) => out[rec.params.part as VcschedPart].push(results[i]));
+  return out;
+}
+
+/**
+ * The notebook's four runs through the sweep: reads `results/02-virtual-clusters/`,
+ * runs the cells still missing. `expect` holds the notebook's parameters.
+ */
+export async function vcschedPaperResults(
+  options: PaperRunOptions & { expect?: Partial<(typeof VCSCHED_PAPER_GRID)['paper']> } = {},
+): Promise<Record<VcschedPart, VcRunRecord[]>> {
+  checkExpected(NOTEBOOK, options.expect, VCSCHED_PAPER_GRID[options.scale ?? 'paper']);
+  return vcschedResultsFrom(await runPaperSweep(experiment, options));
+}
