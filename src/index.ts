@@ -3,6 +3,8 @@
  * dataframes, reproduce published experiments as notebooks.
  */
 export * from './util/random';
+export * from './util/errors';
+export * from './util/invariants';
 export * from './engine/heap';
 export * from './engine/events';
 export * from './engine/platform';

@@ -15,6 +15,7 @@ import { loadTrace, traceManifest } from '../workloads/traces';
 import { offeredLoad, scaleToLoad } from '../workloads/filters';
 import { simulateBatch, BatchPolicy, BatchEstimates, BatchJobResult } from '../schedulers/batch/simulate';
 import { jobMetrics, summarizeRun, BOUNDED_SLOWDOWN_THRESHOLD } from '../metrics/jobs';
+import { InputError, OutputError, UsageError as BaseUsageError, writeFileSafely } from '../util/errors';
 
 export const SIMULATE_USAGE = `usage: schedlab simulate (--trace FILE|NAME | --lublin N [--seed S]) [options]
   --trace FILE|NAME     SWF file (.swf or .swf.gz) or a trace name from data/traces.json
@@ -30,7 +31,12 @@ export const SIMULATE_USAGE = `usage: schedlab simulate (--trace FILE|NAME | --l
   --out FILE            write per-job results as CSV
   --help                show this help`;
 
-export class UsageError extends Error {}
+/** A bad flag of `schedlab simulate`; `field` is the flag. */
+export class UsageError extends BaseUsageError {
+  constructor(message: string, flag?: string) {
+    super(message, { source: 'schedlab simulate', ...(flag !== undefined ? { field: flag } : {}) });
+  }
+}
 
 const VALUE_FLAGS = new Set(['trace', 'lublin', 'seed', 'policy', 'machine-size', 'estimates', 'load', 'threshold', 'out']);
 const BOOL_FLAGS = new Set(['lenient', 'help']);
@@ -40,22 +46,23 @@ export function parseSimulateArgs(argv: readonly string[]): Map<string, string> 
   const out = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (!a.startsWith('--')) throw new UsageError(`unexpected argument '${a}'`);
+    if (!a.startsWith('--')) throw new UsageError(`unexpected argument '${a}'`, a);
     const eq = a.indexOf('=');
     const name = a.slice(2, eq < 0 ? undefined : eq);
-    if (out.has(name)) throw new UsageError(`option --${name} given twice`);
+    if (out.has(name)) throw new UsageError(`option --${name} given twice`, `--${name}`);
     if (BOOL_FLAGS.has(name)) {
-      if (eq >= 0) throw new UsageError(`option --${name} takes no value`);
+      if (eq >= 0) throw new UsageError(`option --${name} takes no value`, `--${name}`);
       out.set(name, 'true');
     } else if (VALUE_FLAGS.has(name)) {
       let v: string;
       if (eq >= 0) v = a.slice(eq + 1);
       else {
-        if (i + 1 >= argv.length || argv[i + 1].startsWith('--')) throw new UsageError(`option --${name} needs a value`);
+        if (i + 1 >= argv.length || argv[i + 1].startsWith('--')) throw new UsageError(`option --${name} needs a value`, `--${name}`);
         v = argv[++i];
       }
+      if (v === '') throw new UsageError(`option --${name} needs a non-empty value`, `--${name}`);
       out.set(name, v);
-    } else throw new UsageError(`unknown option --${name}`);
+    } else throw new UsageError(`unknown option --${name}`, `--${name}`);
   }
   return out;
 }
@@ -64,7 +71,7 @@ function num(flags: Map<string, string>, name: string, check: (x: number) => boo
   const v = flags.get(name);
   if (v === undefined) return undefined;
   const x = Number(v);
-  if (v.trim() === '' || !Number.isFinite(x) || !check(x)) throw new UsageError(`--${name} must be ${what}, got '${v}'`);
+  if (v.trim() === '' || !Number.isFinite(x) || !check(x)) throw new UsageError(`--${name} must be ${what}, got '${v}'`, `--${name}`);
   return x;
 }
 
@@ -91,12 +98,12 @@ export async function simulateMain(argv: readonly string[], out: (s: string) => 
       out(usage());
       return 0;
     }
-    if (flags.has('trace') === flags.has('lublin')) throw new UsageError('give exactly one of --trace or --lublin');
-    if (flags.has('seed') && !flags.has('lublin')) throw new UsageError('--seed only applies to --lublin');
+    if (flags.has('trace') === flags.has('lublin')) throw new UsageError('give exactly one of --trace or --lublin', '--trace');
+    if (flags.has('seed') && !flags.has('lublin')) throw new UsageError('--seed only applies to --lublin', '--seed');
     const policy = (flags.get('policy') ?? 'easy') as BatchPolicy;
-    if (!['fcfs', 'easy', 'conservative'].includes(policy)) throw new UsageError(`--policy must be fcfs, easy or conservative, got '${policy}'`);
+    if (!['fcfs', 'easy', 'conservative'].includes(policy)) throw new UsageError(`--policy must be fcfs, easy or conservative, got '${policy}'`, '--policy');
     const estimates = (flags.get('estimates') ?? 'exact') as BatchEstimates;
-    if (!['exact', 'requested'].includes(estimates)) throw new UsageError(`--estimates must be exact or requested, got '${estimates}'`);
+    if (!['exact', 'requested'].includes(estimates)) throw new UsageError(`--estimates must be exact or requested, got '${estimates}'`, '--estimates');
     num(flags, 'lublin', isPosInt, 'a positive integer');
     num(flags, 'machine-size', isPosInt, 'a positive integer');
     num(flags, 'load', (x) => x > 0, 'a positive number');
@@ -129,11 +136,11 @@ export async function simulateMain(argv: readonly string[], out: (s: string) => 
       if (fs.existsSync(trace)) {
         const r = await readSwf(trace, { lenient, machineSize });
         machineSize = machineSize ?? headerMachineSize(r.header);
-        if (machineSize === undefined) throw new UsageError(`${trace} has no MaxProcs/MaxNodes header: give --machine-size`);
+        if (machineSize === undefined) throw new UsageError(`${trace} has no MaxProcs/MaxNodes header: give --machine-size`, '--machine-size');
         jobs = r.jobs;
         source = `${path.basename(trace)} (${r.report.read} job lines, ${r.report.kept} kept${dropText(r.report.dropped)})`;
       } else if (/[/\\]|\.swf/.test(trace)) {
-        throw new UsageError(`trace file not found: ${trace}`);
+        throw new UsageError(`trace file not found: ${trace}`, '--trace');
       } else {
         const r = await loadTrace(trace, { lenient, machineSize });
         machineSize = machineSize ?? r.info.machineSize;
@@ -145,7 +152,7 @@ export async function simulateMain(argv: readonly string[], out: (s: string) => 
     if (load !== undefined) jobs = scaleToLoad(jobs, machineSize, load);
   } catch (e) {
     process.stderr.write(`schedlab simulate: ${(e as Error).message}\n`);
-    return e instanceof UsageError ? 2 : 1;
+    return e instanceof InputError ? 2 : 1;
   }
 
   let results: BatchJobResult[];
@@ -153,7 +160,7 @@ export async function simulateMain(argv: readonly string[], out: (s: string) => 
     results = simulateBatch(jobs, { machineSize, policy, estimates });
   } catch (e) {
     process.stderr.write(`schedlab simulate: ${(e as Error).message}\n`);
-    return 1;
+    return e instanceof InputError ? 2 : 1;
   }
   const s = summarizeRun(results, { machineSize, threshold });
   out(`workload      ${source}`);
@@ -167,8 +174,14 @@ export async function simulateMain(argv: readonly string[], out: (s: string) => 
   out(`utilization   ${fmt(s.utilization, 3)} over makespan ${fmt(s.makespan, 0)} s`);
   const outFile = flags.get('out');
   if (outFile) {
-    fs.mkdirSync(path.dirname(path.resolve(outFile)), { recursive: true });
-    fs.writeFileSync(outFile, csvOf(results, threshold));
+    try {
+      // Temporary file + rename: a full disk or an unwritable folder never leaves a half-written CSV.
+      writeFileSafely(outFile, csvOf(results, threshold));
+    } catch (e) {
+      process.stderr.write(`schedlab simulate: ${(e as Error).message}\n`);
+      if (!(e instanceof OutputError)) throw e;
+      return 1;
+    }
     out(`per-job CSV   ${outFile}`);
   }
   return 0;

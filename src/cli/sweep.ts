@@ -19,6 +19,7 @@ import { formatShard, parseShard, shardCells, sweepCells } from '../sweep/grid';
 import { latestRecords, readResultsFile } from '../sweep/store';
 import { mergeResults } from '../sweep/merge';
 import { slurmPaths, slurmScript } from '../sweep/slurm';
+import { InputError, UsageError as BaseUsageError } from '../util/errors';
 
 const USAGE = `usage: schedlab sweep <command> ...
   run <sweep> [--out FILE] [--workers N] [--shard i/n] [--retries N] [--retry-failed]
@@ -55,7 +56,7 @@ export function parseArgs(argv: readonly string[]): Args {
       if (eq > 0) value = a.slice(eq + 1);
       else if (BOOLEAN.has(name)) value = 'true';
       else {
-        if (i + 1 >= argv.length) throw new UsageError(`option --${name} needs a value`);
+        if (i + 1 >= argv.length) throw new UsageError(`option --${name} needs a value`, `--${name}`);
         value = argv[++i];
       }
       const list = args.flags.get(name) ?? [];
@@ -66,11 +67,16 @@ export function parseArgs(argv: readonly string[]): Args {
   return args;
 }
 
-class UsageError extends Error {}
+/** A bad flag or argument of `schedlab sweep`; `field` is the flag. */
+class UsageError extends BaseUsageError {
+  constructor(message: string, flag?: string) {
+    super(message, { source: 'schedlab sweep', ...(flag !== undefined ? { field: flag } : {}) });
+  }
+}
 
 function flag(args: Args, name: string): string | undefined {
   const v = args.flags.get(name);
-  if (v && v.length > 1 && !REPEATED.has(name)) throw new UsageError(`option --${name} given more than once`);
+  if (v && v.length > 1 && !REPEATED.has(name)) throw new UsageError(`option --${name} given more than once`, `--${name}`);
   return v?.[v.length - 1];
 }
 
@@ -78,13 +84,13 @@ function intFlag(args: Args, name: string, min: number): number | undefined {
   const v = flag(args, name);
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be an integer ≥ ${min}, got ${JSON.stringify(v)}`);
+  if (v.trim() === '' || !Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be an integer ≥ ${min}, got ${JSON.stringify(v)}`, `--${name}`);
   return n;
 }
 
 function checkFlags(args: Args, allowed: string[]): void {
   for (const name of args.flags.keys()) {
-    if (!allowed.includes(name)) throw new UsageError(`unknown option --${name}`);
+    if (!allowed.includes(name)) throw new UsageError(`unknown option --${name}`, `--${name}`);
   }
 }
 
@@ -99,15 +105,19 @@ async function cmdRun(args: Args, out: (s: string) => void): Promise<number> {
   if (args.positional.length !== 1) throw new UsageError('run needs exactly one <sweep> file');
   const sweep = loadSweepFile(args.positional[0]);
   const timeout = flag(args, 'timeout');
+  const timeoutSeconds = timeout === undefined ? undefined : Number(timeout);
+  if (timeoutSeconds !== undefined && (timeout!.trim() === '' || !(timeoutSeconds > 0) || 1000 * timeoutSeconds > 2 ** 31 - 1)) {
+    throw new UsageError(`--timeout must be a number of seconds in (0, ${Math.floor((2 ** 31 - 1) / 1000)}], got ${JSON.stringify(timeout)}`, '--timeout');
+  }
   const progress = (flag(args, 'progress') ?? 'auto') as ProgressMode;
-  if (!['auto', 'bar', 'lines', 'none'].includes(progress)) throw new UsageError(`--progress must be auto, bar, lines or none`);
+  if (!['auto', 'bar', 'lines', 'none'].includes(progress)) throw new UsageError(`--progress must be auto, bar, lines or none, got ${JSON.stringify(progress)}`, '--progress');
   const summary = await runSweep(sweep, {
     out: flag(args, 'out'),
     workers: intFlag(args, 'workers', 0),
     shard: flag(args, 'shard'),
     retries: intFlag(args, 'retries', 0),
     retryFailed: flag(args, 'retry-failed') === 'true',
-    cellTimeoutMs: timeout === undefined ? undefined : 1000 * Number(timeout),
+    cellTimeoutMs: timeoutSeconds === undefined ? undefined : 1000 * timeoutSeconds,
     progress,
     breakLock: flag(args, 'break-lock') === 'true',
     resumeHint: resumeHint(),
@@ -125,7 +135,7 @@ function cmdStatus(args: Args, out: (s: string) => void): number {
   if (args.positional.length !== 1) throw new UsageError('status needs one <sweep> file or one results .jsonl file');
   const target = args.positional[0];
   if (target.endsWith('.jsonl')) {
-    if (!fs.existsSync(target)) throw new Error(`results file not found: ${target}`);
+    if (!fs.existsSync(target)) throw new InputError(`results file not found: ${target}`, { source: target });
     const report = readResultsFile(target);
     report.warnings.forEach((w) => out(`warning: ${w}`));
     const latest = latestRecords(report.records);
@@ -248,7 +258,7 @@ export async function sweepMain(argv: readonly string[], out: (s: string) => voi
       case 'slurm':
         return cmdSlurm(args, out);
       default:
-        throw new UsageError(`unknown sweep command ${JSON.stringify(command)}`);
+        throw new UsageError(`unknown sweep command ${JSON.stringify(command)}`, command);
     }
   } catch (e) {
     process.stderr.write(`schedlab sweep: ${(e as Error).message}\n`);

@@ -12,6 +12,7 @@
  */
 import { area, totalDuration } from '../schedulers/evolving/profile';
 import type { AppSchedule, EvolvingSchedule } from '../schedulers/evolving/list';
+import { InputError } from '../util/errors';
 
 /** Administrator's view of one schedule. */
 export interface EvolvingSystemMetrics {
@@ -106,7 +107,7 @@ export function systemMetrics(schedule: EvolvingSchedule, schedulingTime = NaN):
  * for the top 10%). 0 when nothing is wasted.
  */
 export function topWasteShare(wastes: readonly number[], top = 0.1): number {
-  if (!(top > 0 && top <= 1)) throw new RangeError(`topWasteShare: top must be in (0, 1], got ${top}`);
+  if (!(top > 0 && top <= 1)) throw new InputError(`topWasteShare: top must be in (0, 1], got ${top}`, { source: 'topWasteShare' });
   const total = wastes.reduce((a, b) => a + b, 0);
   if (!(total > 0)) return 0;
   const sorted = [...wastes].sort((a, b) => b - a);

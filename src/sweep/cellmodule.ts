@@ -5,6 +5,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { SweepDefinition } from './grid';
+import { InputError } from '../util/errors';
 
 /** The schedlab package root (works from src/ under ts-node and from dist/). */
 export const TOOLKIT_ROOT = path.resolve(__dirname, '..', '..');
@@ -29,7 +30,7 @@ export function resolveModulePath(modulePath: string, baseDir: string): string {
   if (path.isAbsolute(modulePath)) {
     const found = existingFile(modulePath);
     if (found) return found;
-    throw new Error(`cell module not found: ${modulePath}`);
+    throw new InputError(`cell module not found: ${modulePath}`, { source: modulePath, field: 'cell.module' });
   }
   const explicit = modulePath.startsWith('./') || modulePath.startsWith('../');
   const dirs = explicit ? [baseDir] : [baseDir, process.cwd(), TOOLKIT_ROOT];
@@ -43,7 +44,7 @@ export function resolveModulePath(modulePath: string, baseDir: string): string {
     /* fall through */
   }
   const hint = modulePath.startsWith('dist/') ? ' (run `npx tsc -p tsconfig.json` to build dist/)' : '';
-  throw new Error(`cell module ${JSON.stringify(modulePath)} not found in ${[...new Set(dirs)].join(', ')}${hint}`);
+  throw new InputError(`cell module ${JSON.stringify(modulePath)} not found in ${[...new Set(dirs)].join(', ')}${hint}`, { source: modulePath, field: 'cell.module' });
 }
 
 /** Absolute path of the sweep's cell module. */
@@ -90,14 +91,15 @@ export function loadCellFunction(modulePath: string, exportName: string): (param
     // eslint-disable-next-line @typescript-eslint/no-var-requires
     mod = require(modulePath);
   } catch (e) {
-    throw new Error(`cannot load cell module ${modulePath}: ${(e as Error).message}`);
+    throw new InputError(`cannot load cell module ${modulePath}: ${(e as Error).message}`, { source: modulePath, field: 'cell.module' });
   }
   const fn = mod?.[exportName];
   if (typeof fn !== 'function') {
     const names = mod && typeof mod === 'object' ? Object.keys(mod).filter((k) => typeof mod[k] === 'function') : [];
-    throw new Error(
+    throw new InputError(
       `cell module ${modulePath} has no exported function ${JSON.stringify(exportName)}` +
         (names.length ? ` (exported functions: ${names.join(', ')})` : ''),
+      { source: modulePath, field: 'cell.export' },
     );
   }
   return fn;

@@ -8,6 +8,7 @@
  */
 import { createHash } from 'crypto';
 import { hashString } from '../util/random';
+import { InputError } from '../util/errors';
 
 /** A JSON value (what cells receive as parameters and may return). */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -101,7 +102,7 @@ export function canonicalJson(value: unknown, path = '$'): string {
     case 'string':
       return JSON.stringify(value);
     case 'number':
-      if (!Number.isFinite(value)) throw new TypeError(`${path}: ${value} cannot be stored as JSON`);
+      if (!Number.isFinite(value)) throw new InputError(`${path}: ${value} cannot be stored as JSON`, { source: path.split(/[.[]/)[0], field: path });
       return JSON.stringify(value);
     case 'object': {
       if (Array.isArray(value)) return '[' + value.map((v, i) => canonicalJson(v, `${path}[${i}]`)).join(',') + ']';
@@ -110,7 +111,7 @@ export function canonicalJson(value: unknown, path = '$'): string {
       return '{' + keys.map((k) => JSON.stringify(k) + ':' + canonicalJson(obj[k], `${path}.${k}`)).join(',') + '}';
     }
     default:
-      throw new TypeError(`${path}: a ${typeof value} cannot be stored as JSON`);
+      throw new InputError(`${path}: a ${typeof value} cannot be stored as JSON`, { source: path.split(/[.[]/)[0], field: path });
   }
 }
 
@@ -124,8 +125,10 @@ export function cellSeed(key: string): number {
   return hashString(key);
 }
 
-function fail(name: string, msg: string): never {
-  throw new Error(`sweep ${JSON.stringify(name)}: ${msg}`);
+/** A bad sweep definition: the message names the field (`"grid.x"`); `field` carries it too. */
+function fail(name: string, msg: string, field?: string): never {
+  const guessed = field ?? /^"([^"]+)"/.exec(msg)?.[1] ?? /^(\S+?): /.exec(msg)?.[1];
+  throw new InputError(`sweep ${JSON.stringify(name)}: ${msg}`, { source: `sweep ${JSON.stringify(name)}`, ...(guessed ? { field: guessed } : {}) });
 }
 
 /**
@@ -142,21 +145,21 @@ function fail(name: string, msg: string): never {
  * ```
  */
 export function defineSweep(spec: SweepSpec, options: { baseDir?: string } = {}): SweepDefinition {
-  if (spec === null || typeof spec !== 'object') throw new Error('sweep definition must be an object');
+  if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) throw new InputError('sweep definition must be an object', { source: 'sweep definition' });
   const name = spec.name;
-  if (typeof name !== 'string' || name.trim() === '') throw new Error('sweep definition: "name" must be a non-empty string');
+  if (typeof name !== 'string' || name.trim() === '') throw new InputError('sweep definition: "name" must be a non-empty string', { source: 'sweep definition', field: 'name' });
   if (spec.version !== undefined && typeof spec.version !== 'string' && typeof spec.version !== 'number') {
     fail(name, '"version" must be a string or a number');
   }
   const cell = spec.cell;
-  if (!cell || typeof cell.module !== 'string' || cell.module === '') fail(name, '"cell.module" must be a module path');
+  if (!cell || typeof cell !== 'object' || typeof cell.module !== 'string' || cell.module === '') fail(name, '"cell.module" must be a module path');
   if (cell.export !== undefined && (typeof cell.export !== 'string' || cell.export === '')) {
     fail(name, '"cell.export" must be a non-empty string');
   }
   const replications = spec.replications ?? 1;
   if (!Number.isInteger(replications) || replications < 1) fail(name, `"replications" must be an integer ≥ 1, got ${replications}`);
   const fixed = spec.fixed ?? {};
-  if (typeof fixed !== 'object' || Array.isArray(fixed)) fail(name, '"fixed" must be an object');
+  if (fixed === null || typeof fixed !== 'object' || Array.isArray(fixed)) fail(name, '"fixed" must be an object');
   if (REPLICATION in fixed) fail(name, `"fixed.${REPLICATION}" is reserved (use "replications")`);
   const grids = (Array.isArray(spec.grid) ? spec.grid : [spec.grid]) as Grid[];
   if (grids.length === 0) fail(name, '"grid" is an empty list');
@@ -237,15 +240,15 @@ export interface Shard {
 /** Parse `"i/n"` (0-based, as Slurm array task ids are). */
 export function parseShard(text: string): Shard {
   const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
-  if (!m) throw new Error(`shard must look like "i/n" (e.g. "0/4"), got ${JSON.stringify(text)}`);
+  if (!m) throw new InputError(`shard must look like "i/n" (e.g. "0/4"), got ${JSON.stringify(text)}`, { source: 'shard', field: 'shard' });
   return checkShard({ index: Number(m[1]), count: Number(m[2]) });
 }
 
 export function checkShard(shard: Shard): Shard {
   const { index, count } = shard;
-  if (!Number.isInteger(count) || count < 1) throw new Error(`shard count must be an integer ≥ 1, got ${count}`);
+  if (!Number.isInteger(count) || count < 1) throw new InputError(`shard count must be an integer ≥ 1, got ${count}`, { source: 'shard', field: 'shard' });
   if (!Number.isInteger(index) || index < 0 || index >= count) {
-    throw new Error(`shard index must be an integer in 0..${count - 1}, got ${index}`);
+    throw new InputError(`shard index must be an integer in 0..${count - 1}, got ${index}`, { source: 'shard', field: 'shard' });
   }
   return shard;
 }

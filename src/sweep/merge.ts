@@ -5,6 +5,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { canonicalJson, SweepDefinition, sweepCells } from './grid';
+import { InputError, OutputError } from '../util/errors';
 import { latestRecords, readResultsFile, recordContent, ResultRecord, serializeRecord } from './store';
 
 export interface MergeOptions {
@@ -49,12 +50,12 @@ const IDENTITY: { field: keyof ResultRecord; what: string; advice: string }[] = 
  */
 export function mergeResults(out: string, inputs: readonly string[], options: MergeOptions = {}): MergeSummary {
   const log = options.log ?? ((m: string) => process.stderr.write(`warning: ${m}\n`));
-  if (inputs.length === 0) throw new Error('merge: no input files given');
+  if (inputs.length === 0) throw new InputError('merge: no input files given', { source: 'merge', field: 'inputs' });
   const outAbs = path.resolve(out);
   const inAbs = inputs.map((f) => path.resolve(f));
-  for (const f of inAbs) if (!fs.existsSync(f)) throw new Error(`merge: input file not found: ${f}`);
+  for (const f of inAbs) if (!fs.existsSync(f)) throw new InputError(`merge: input file not found: ${f}`, { source: f });
   if (fs.existsSync(outAbs) && !inAbs.includes(outAbs) && !options.force) {
-    throw new Error(`merge: ${out} already exists; pass it as an input too to add to it, or use --force to overwrite`);
+    throw new InputError(`merge: ${out} already exists; pass it as an input too to add to it, or use --force to overwrite`, { source: out, field: 'out' });
   }
   const warnings: string[] = [];
   let ref: { record: ResultRecord; file: string } | null = null;
@@ -77,9 +78,10 @@ export function mergeResults(out: string, inputs: readonly string[], options: Me
       for (const { field, what, advice } of IDENTITY) {
         if (ref.record[field] === undefined) continue;
         if (record[field] !== ref.record[field]) {
-          throw new Error(
+          throw new InputError(
             `merge refused: ${file} has ${what} ${JSON.stringify(record[field])} but ${ref.file} has ` +
               `${JSON.stringify(ref.record[field])}; ${advice}.`,
+            { source: file, field },
           );
         }
       }
@@ -95,9 +97,10 @@ export function mergeResults(out: string, inputs: readonly string[], options: Me
     const prev = okSeen.get(record.key);
     if (!prev) okSeen.set(record.key, { content, file });
     else if (prev.content !== content) {
-      throw new Error(
+      throw new InputError(
         `merge refused: cell ${record.key} has different results in ${prev.file} and ${file}; ` +
           `the cell is not deterministic or the files come from different code.`,
+        { source: file, field: record.key },
       );
     } else duplicates++;
   }
@@ -107,10 +110,25 @@ export function mergeResults(out: string, inputs: readonly string[], options: Me
     const have = new Set(merged.map((r) => r.key));
     missing = sweepCells(options.sweep).filter((c) => !have.has(c.key)).length;
   }
-  fs.mkdirSync(path.dirname(outAbs), { recursive: true });
+  // Written to a temporary file and renamed, so a full disk never leaves `out` half written
+  // (an existing `out`, possibly one of the inputs, stays as it was).
+  try {
+    fs.mkdirSync(path.dirname(outAbs), { recursive: true });
+  } catch (e) {
+    throw new OutputError('create the folder of', outAbs, e);
+  }
   const tmp = `${outAbs}.merge-${process.pid}.tmp`;
-  fs.writeFileSync(tmp, merged.map((r) => serializeRecord(r)).join(''));
-  fs.renameSync(tmp, outAbs);
+  try {
+    fs.writeFileSync(tmp, merged.map((r) => serializeRecord(r)).join(''));
+    fs.renameSync(tmp, outAbs);
+  } catch (e) {
+    try {
+      fs.unlinkSync(tmp);
+    } catch {
+      /* nothing was created */
+    }
+    throw new OutputError('write merged results to', outAbs, e);
+  }
   return {
     out: outAbs,
     inputs: [...new Set(inAbs)],

@@ -11,6 +11,7 @@ import { loadCellFunction, resolveCellModule, toJsonResult, tsNodeOptions, tsNod
 import { latestRecords, readResultsFile, ResultRecord, ResultRow, ResultsWriter, RunInfo, toRows, toolkitVersion } from './store';
 import { lineReporter, ProgressCallback, Reporter, SweepProgress, tslabReporter, ttyReporter } from './progress';
 import { describeError, FromWorker, ToWorker, WorkerInit } from './worker';
+import { InputError, OutputError } from '../util/errors';
 
 export type ProgressMode = 'auto' | 'bar' | 'lines' | 'tslab' | 'none';
 
@@ -110,15 +111,25 @@ export async function runSweep(sweep: SweepDefinition, options: RunOptions = {})
   const shardText = shard ? formatShard(shard) : null;
   const allCells = sweepCells(sweep);
   const cells = shard ? shardCells(allCells, shard) : allCells;
+  if (options.out !== undefined && (typeof options.out !== 'string' || options.out.trim() === '')) {
+    throw new InputError(`runSweep: out must be a file path, got ${JSON.stringify(options.out)}`, { source: 'runSweep', field: 'out' });
+  }
   const out = path.resolve(options.out ?? defaultOutFile(sweep, shard));
   const retries = options.retries ?? 0;
-  if (!Number.isInteger(retries) || retries < 0) throw new Error(`retries must be an integer ≥ 0, got ${retries}`);
+  if (!Number.isInteger(retries) || retries < 0) throw new InputError(`runSweep: retries must be an integer ≥ 0, got ${retries}`, { source: 'runSweep', field: 'retries' });
   const requestedWorkers = options.workers ?? os.availableParallelism();
   if (!Number.isInteger(requestedWorkers) || requestedWorkers < 0) {
-    throw new Error(`workers must be an integer ≥ 0, got ${requestedWorkers}`);
+    throw new InputError(`runSweep: workers must be an integer ≥ 0, got ${requestedWorkers}`, { source: 'runSweep', field: 'workers' });
+  }
+  if (options.cellTimeoutMs !== undefined && !(options.cellTimeoutMs > 0 && options.cellTimeoutMs <= 2 ** 31 - 1)) {
+    // setTimeout treats NaN, 0 and values above 2^31-1 ms as "at once": every cell would time out.
+    throw new InputError(`runSweep: cellTimeoutMs must be a number of milliseconds in (0, ${2 ** 31 - 1}], got ${options.cellTimeoutMs}`, { source: 'runSweep', field: 'cellTimeoutMs' });
   }
   const toolkit = toolkitVersion();
   const modulePath = resolveCellModule(sweep);
+  // Load the cell function here once, before anything is written: a missing
+  // export is reported as bad input instead of as a failure of every cell.
+  const cellFunction = loadCellFunction(modulePath, sweep.cell.export);
   const warnings: string[] = [];
   const warn = (m: string) => {
     warnings.push(m);
@@ -147,9 +158,10 @@ export async function runSweep(sweep: SweepDefinition, options: RunOptions = {})
               ? `schedlab ${r.toolkit}, not ${toolkit}`
               : null;
       if (what) {
-        throw new Error(
+        throw new InputError(
           `${out} holds results of ${what}; results of different sweeps are never mixed. ` +
             `Use another output file (--out), or delete this one to start over.`,
+          { source: out, field: 'out' },
         );
       }
     }
@@ -203,19 +215,28 @@ export async function runSweep(sweep: SweepDefinition, options: RunOptions = {})
     run: Omit<RunInfo, 'host' | 'pid' | 'shard'>,
   ) => {
     const runInfo: RunInfo = { ...run, host: os.hostname(), pid: process.pid, ...(shardText ? { shard: shardText } : {}) };
-    const rec = writer.append(
-      outcome.ok
-        ? { key: cell.key, ...base, params: cell.params, seed: cell.seed, status: 'ok', result: outcome.result, run: runInfo }
-        : {
-            key: cell.key,
-            ...base,
-            params: cell.params,
-            seed: cell.seed,
-            status: 'failed',
-            error: { name: outcome.error.name, message: outcome.error.message },
-            run: outcome.error.stack ? { ...runInfo, stack: outcome.error.stack } : runInfo,
-          },
-    );
+    if (!outcome.ok) log(`cell ${cell.key} failed after ${run.attempts} attempt(s): ${outcome.error.name}: ${outcome.error.message}`);
+    const entry: Omit<ResultRecord, 'crc'> = outcome.ok
+      ? { key: cell.key, ...base, params: cell.params, seed: cell.seed, status: 'ok', result: outcome.result, run: runInfo }
+      : {
+          key: cell.key,
+          ...base,
+          params: cell.params,
+          seed: cell.seed,
+          status: 'failed',
+          error: { name: outcome.error.name, message: outcome.error.message },
+          run: outcome.error.stack ? { ...runInfo, stack: outcome.error.stack } : runInfo,
+        };
+    let rec: ResultRecord;
+    try {
+      rec = writer.append(entry);
+    } catch (e) {
+      // Stop the run: the cells finished so far are complete lines in the file, and a rerun resumes from them.
+      if (!(e instanceof OutputError)) throw e;
+      const inScope = new Set(cells.map((c) => c.key));
+      const saved = [...latest.keys()].filter((k) => inScope.has(k)).length;
+      throw new OutputError(e.operation, e.path, e.cause ?? e, `the ${saved} cell(s) finished before are saved there; free space or fix the folder, then rerun to resume`);
+    }
     const prev = latest.get(rec.key);
     if (!prev || !(prev.status === 'ok' && rec.status === 'failed')) latest.set(rec.key, rec);
     if (rec.status === 'ok') counts.ok++;
@@ -296,26 +317,31 @@ export async function runSweep(sweep: SweepDefinition, options: RunOptions = {})
 
   /** A cell that threw: retry it, or record it as failed. */
   function failed(item: QueueItem, queue: QueueItem[], error: ReturnType<typeof describeError>, run: Omit<RunInfo, 'host' | 'pid' | 'shard'>) {
-    if (item.tries <= retries && stopLevel === 0) queue.push(item);
-    else record(item.cell, { ok: false, error }, run);
+    if (item.tries <= retries && stopLevel === 0) {
+      log(`cell ${item.cell.key} failed (attempt ${item.tries} of ${retries + 1}), will retry: ${error.name}: ${error.message}`);
+      queue.push(item);
+    } else record(item.cell, { ok: false, error }, run);
   }
 
   async function runInline(queue: QueueItem[]): Promise<void> {
-    const fn = loadCellFunction(modulePath, sweep.cell.export);
+    const fn = cellFunction;
     while (queue.length > 0 && stopLevel === 0) {
       const item = queue.shift() as QueueItem;
       item.tries++;
       const startedAt = new Date().toISOString();
       const c0 = performance.now();
       counts.running = 1;
+      let outcome: { ok: true; result: Json } | { ok: false; error: ReturnType<typeof describeError> };
       try {
-        const result = JSON.parse(toJsonResult(await fn({ ...item.cell.params }, item.cell.seed))) as Json;
-        counts.running = 0;
-        record(item.cell, { ok: true, result }, { startedAt, durationMs: performance.now() - c0, attempts: item.tries, worker: 0 });
+        outcome = { ok: true, result: JSON.parse(toJsonResult(await fn({ ...item.cell.params }, item.cell.seed))) as Json };
       } catch (e) {
-        counts.running = 0;
-        failed(item, queue, describeError(e), { startedAt, durationMs: performance.now() - c0, attempts: item.tries, worker: 0 });
+        outcome = { ok: false, error: describeError(e) };
       }
+      counts.running = 0;
+      // Outside the try: a failure to save (full disk) stops the run instead of counting as a cell failure.
+      const run = { startedAt, durationMs: performance.now() - c0, attempts: item.tries, worker: 0 };
+      if (outcome.ok) record(item.cell, outcome, run);
+      else failed(item, queue, outcome.error, run);
       // Let signal handlers run between cells.
       await new Promise((r) => setImmediate(r));
     }
@@ -390,7 +416,7 @@ export async function runSweep(sweep: SweepDefinition, options: RunOptions = {})
             slot.ready = true;
             dispatch(slot);
           } else if (msg.type === 'loadError') {
-            finish(new Error(msg.message));
+            finish(new InputError(msg.message, { source: modulePath, field: 'cell.module' }));
           } else if (msg.type === 'done' && slot.job) {
             const { item, timer } = slot.job;
             if (timer) clearTimeout(timer);
@@ -472,6 +498,6 @@ function makeReporter(mode: ProgressMode, intervalMs?: number): Reporter | null 
     case 'auto':
       return tslabReporter() ?? (process.stderr.isTTY ? ttyReporter() : lineReporter(undefined, intervalMs));
     default:
-      throw new Error(`progress must be one of auto, bar, lines, tslab, none; got ${JSON.stringify(mode)}`);
+      throw new InputError(`progress must be one of auto, bar, lines, tslab, none; got ${JSON.stringify(mode)}`, { source: 'runSweep', field: 'progress' });
   }
 }

@@ -4,6 +4,7 @@
  */
 import * as path from 'path';
 import { TOOLKIT_ROOT } from './cellmodule';
+import { InputError } from '../util/errors';
 
 export interface SlurmOptions {
   /** The sweep as given to `sweep run`: a JSON file or `module.js[#export]`. */
@@ -68,9 +69,9 @@ export function slurmPaths(o: SlurmOptions): { outDir: string; logDir: string; m
 
 /** A ready-to-submit `sbatch` script (text). The log folder must exist before submission. */
 export function slurmScript(o: SlurmOptions): string {
-  if (!Number.isInteger(o.shards) || o.shards < 1) throw new Error(`shards must be an integer ≥ 1, got ${o.shards}`);
+  if (!Number.isInteger(o.shards) || o.shards < 1) throw new InputError(`shards must be an integer ≥ 1, got ${o.shards}`, { source: 'slurmScript', field: 'shards' });
   const cpus = o.cpusPerTask ?? 1;
-  if (!Number.isInteger(cpus) || cpus < 1) throw new Error(`cpus-per-task must be an integer ≥ 1, got ${o.cpusPerTask}`);
+  if (!Number.isInteger(cpus) || cpus < 1) throw new InputError(`cpus-per-task must be an integer ≥ 1, got ${o.cpusPerTask}`, { source: 'slurmScript', field: 'cpusPerTask' });
   const p = slurmPaths(o);
   const node = o.node ?? 'node';
   const stem = fileStem(o.sweepName);

@@ -11,6 +11,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { canonicalJson, CellParams, Json } from './grid';
+import { InputError, OutputError } from '../util/errors';
 
 /** Fields that describe one execution (when, where, how long), not the result. */
 export interface RunInfo {
@@ -115,6 +116,8 @@ function checkShape(obj: any): string | null {
 export function readResultsFile(file: string): ReadReport {
   const report: ReadReport = { records: [], invalid: [], tornTail: null, validLength: 0, warnings: [] };
   if (!fs.existsSync(file)) return report;
+  // A device (e.g. /dev/zero) or a pipe could be read for ever.
+  if (!fs.statSync(file).isFile()) throw new InputError(`results file ${file} is not a regular file`, { source: file });
   const buf = fs.readFileSync(file);
   const lastNl = buf.lastIndexOf(0x0a);
   report.validLength = lastNl + 1;
@@ -177,7 +180,7 @@ export interface LoadOptions {
  * Torn or invalid lines are skipped and reported through `onWarning`.
  */
 export function loadResults(file: string, options: LoadOptions = {}): ResultRecord[] {
-  if (!fs.existsSync(file)) throw new Error(`results file not found: ${file}`);
+  if (!fs.existsSync(file)) throw new InputError(`results file not found: ${file}`, { source: file });
   const report = readResultsFile(file);
   const warn = options.onWarning ?? ((m: string) => process.stderr.write(`warning: ${m}\n`));
   report.warnings.forEach(warn);
@@ -245,37 +248,82 @@ export class ResultsWriter {
   readonly file: string;
   readonly lockFile: string;
   private fd: number | null;
+  /** Bytes in the file: where the next record starts. */
+  private size = 0;
   private readonly releaseOnExit: () => void;
 
-  /** Opens `file` for appending; see `openResults`. */
+  /**
+   * Opens `file` for appending; see `openResults`. A folder that cannot be
+   * created or a file that cannot be opened is an OutputError naming the path.
+   */
   constructor(file: string, options: { breakLock?: boolean } = {}) {
     this.file = path.resolve(file);
     this.lockFile = this.file + '.lock';
-    fs.mkdirSync(path.dirname(this.file), { recursive: true });
-    acquireLock(this.lockFile, this.file, options.breakLock ?? false);
+    this.fd = null;
+    try {
+      fs.mkdirSync(path.dirname(this.file), { recursive: true });
+    } catch (e) {
+      throw new OutputError('create the results folder for', this.file, e);
+    }
+    let st: fs.Stats | undefined;
+    try {
+      st = fs.statSync(this.file);
+    } catch {
+      st = undefined;
+    }
+    if (st && !st.isFile()) throw new OutputError('write results to', this.file, Object.assign(new Error('not a regular file'), { code: st.isDirectory() ? 'EISDIR' : undefined }));
+    try {
+      acquireLock(this.lockFile, this.file, options.breakLock ?? false);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== undefined) throw new OutputError('create the lock file', this.lockFile, e);
+      throw e;
+    }
     this.releaseOnExit = () => this.close();
     process.once('exit', this.releaseOnExit);
     try {
       this.fd = fs.openSync(this.file, 'a');
+      this.size = fs.fstatSync(this.fd).size;
     } catch (e) {
       this.close();
-      throw e;
+      throw new OutputError('open the results file', this.file, e);
     }
   }
 
   /** Cut the file to `length` bytes (used to drop a torn last line). */
   truncateTo(length: number): void {
     if (this.fd === null) throw new Error(`${this.file} is closed`);
-    fs.ftruncateSync(this.fd, length);
+    try {
+      fs.ftruncateSync(this.fd, length);
+    } catch (e) {
+      throw new OutputError('truncate', this.file, e);
+    }
+    this.size = length;
   }
 
-  /** Append one record as one line, in one write call. */
+  /**
+   * Append one record as one line, in one write call. If the write fails
+   * (e.g. no space left) after writing part of the line, the part is cut off
+   * again, so the file keeps only complete records; the error is an
+   * OutputError. (Should the cut fail too, readers skip the torn line.)
+   */
   append(record: Omit<ResultRecord, 'crc'>): ResultRecord {
     if (this.fd === null) throw new Error(`${this.file} is closed`);
     const line = serializeRecord(record);
     const buf = Buffer.from(line, 'utf8');
     let off = 0;
-    while (off < buf.length) off += fs.writeSync(this.fd, buf, off, buf.length - off);
+    try {
+      while (off < buf.length) off += fs.writeSync(this.fd, buf, off, buf.length - off);
+    } catch (e) {
+      if (off > 0) {
+        try {
+          fs.ftruncateSync(this.fd, this.size);
+        } catch {
+          /* the torn line stays; readers skip it and the next run cuts it off */
+        }
+      }
+      throw new OutputError('append a result to', this.file, e);
+    }
+    this.size += buf.length;
     return JSON.parse(line) as ResultRecord;
   }
 

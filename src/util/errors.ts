@@ -13,7 +13,13 @@
  *
  * Messages always start with the place (`file:line: field: …`, or the
  * function / option name) so they can be read without a stack trace.
+ *
+ * {@link writeFileSafely} writes an output file so that a failure (full
+ * disk, unwritable folder) is an OutputError and never leaves a half-written
+ * file behind.
  */
+import * as fs from 'fs';
+import * as nodePath from 'path';
 
 /** Base class of every error the toolkit throws on purpose. */
 export class SchedlabError extends Error {
@@ -69,11 +75,17 @@ export class OutputError extends SchedlabError {
   readonly code?: string;
   readonly operation: string;
 
-  constructor(operation: string, path: string, cause: unknown) {
+  /**
+   * @param operation what was attempted, e.g. `append a result to`
+   * @param cause the system error (its code is kept in `code`)
+   * @param hint what the user can do, appended to the message
+   */
+  constructor(operation: string, path: string, cause: unknown, hint?: string) {
     const code = (cause as NodeJS.ErrnoException | undefined)?.code;
-    super(`cannot ${operation} ${path}: ${explainFsError(cause)}`);
+    super(`cannot ${operation} ${path}: ${explainFsError(cause)}${hint ? `; ${hint}` : ''}`);
     this.path = path;
     this.operation = operation;
+    this.cause = cause;
     if (code !== undefined) this.code = code;
   }
 }
@@ -114,4 +126,49 @@ export function explainFsError(e: unknown): string {
   if (code && FS_CODES[code]) return `${FS_CODES[code]} (${code})`;
   if (err instanceof Error) return err.message;
   return String(e);
+}
+
+/**
+ * Write `data` to `file` all or nothing: into a temporary file in the same
+ * folder, then renamed over `file`. On any failure (no space, a parent that
+ * is not a folder, a read-only file system) the temporary file is removed,
+ * an existing `file` is left as it was, and an {@link OutputError} naming the
+ * path and the cause is thrown. Missing parent folders are created. A target
+ * that exists and is not a regular file (a device such as /dev/null, a pipe)
+ * is written directly, since it cannot be replaced by a rename.
+ */
+export function writeFileSafely(file: string, data: string | Uint8Array): void {
+  const target = nodePath.resolve(file);
+  let existing: fs.Stats | undefined;
+  try {
+    existing = fs.statSync(target);
+  } catch {
+    existing = undefined;
+  }
+  if (existing?.isDirectory()) throw new OutputError('write', target, Object.assign(new Error('is a folder'), { code: 'EISDIR' }));
+  if (existing && !existing.isFile()) {
+    try {
+      fs.writeFileSync(target, data);
+    } catch (e) {
+      throw new OutputError('write', target, e);
+    }
+    return;
+  }
+  try {
+    fs.mkdirSync(nodePath.dirname(target), { recursive: true });
+  } catch (e) {
+    throw new OutputError('create the folder of', target, e);
+  }
+  const tmp = `${target}.tmp-${process.pid}`;
+  try {
+    fs.writeFileSync(tmp, data);
+    fs.renameSync(tmp, target);
+  } catch (e) {
+    try {
+      fs.unlinkSync(tmp);
+    } catch {
+      /* never created */
+    }
+    throw new OutputError('write', target, e);
+  }
 }

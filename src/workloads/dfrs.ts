@@ -9,6 +9,7 @@ import { weeklySegments } from './filters';
 import { WorkloadJob } from './job';
 import { generateLublin } from './lublin';
 import { readSwfSync } from './swf';
+import { InputError } from '../util/errors';
 
 /** One job of a DFRS workload. All tasks of a job are identical. */
 export interface DfrsJob {
@@ -49,8 +50,8 @@ export function dfrsWork(job: DfrsJob): number {
  * times by k divides this load by exactly k.
  */
 export function offeredLoad(jobs: readonly DfrsJob[], nodes: number): number {
-  if (!(nodes > 0)) throw new RangeError(`offeredLoad: nodes must be > 0, got ${nodes}`);
-  if (jobs.length < 2) throw new RangeError(`offeredLoad: needs at least 2 jobs, got ${jobs.length}`);
+  if (!(nodes > 0)) throw new InputError(`offeredLoad: nodes must be > 0, got ${nodes}`, { source: 'offeredLoad' });
+  if (jobs.length < 2) throw new InputError(`offeredLoad: needs at least 2 jobs, got ${jobs.length}`, { source: 'offeredLoad' });
   let first = Infinity;
   let last = -Infinity;
   let work = 0;
@@ -59,7 +60,7 @@ export function offeredLoad(jobs: readonly DfrsJob[], nodes: number): number {
     last = Math.max(last, j.submit);
     work += dfrsWork(j);
   }
-  if (!(last > first)) throw new RangeError('offeredLoad: all jobs are submitted at the same time (zero arrival span)');
+  if (!(last > first)) throw new InputError('offeredLoad: all jobs are submitted at the same time (zero arrival span)', { source: 'offeredLoad' });
   return work / (nodes * (last - first));
 }
 
@@ -70,10 +71,10 @@ export function offeredLoad(jobs: readonly DfrsJob[], nodes: number): number {
  * Input must be sorted by submit time.
  */
 export function scaleToLoad(jobs: readonly DfrsJob[], load: number, nodes: number): DfrsJob[] {
-  if (!(load > 0) || !Number.isFinite(load)) throw new RangeError(`scaleToLoad: load must be a finite number > 0, got ${load}`);
+  if (!(load > 0) || !Number.isFinite(load)) throw new InputError(`scaleToLoad: load must be a finite number > 0, got ${load}`, { source: 'scaleToLoad' });
   for (let i = 1; i < jobs.length; i++) {
     if (jobs[i].submit < jobs[i - 1].submit) {
-      throw new RangeError(`scaleToLoad: jobs must be sorted by submit time (index ${i}, id ${jobs[i].id})`);
+      throw new InputError(`scaleToLoad: jobs must be sorted by submit time (index ${i}, id ${jobs[i].id})`, { source: 'scaleToLoad' });
     }
   }
   const factor = offeredLoad(jobs, nodes) / load;
@@ -116,8 +117,8 @@ export function syntheticDfrsTrace(options: SyntheticDfrsOptions): DfrsJob[] {
   const count = options.jobs ?? 1000;
   const nodes = options.nodes ?? 128;
   const cores = options.cores ?? 4;
-  if (!(Number.isInteger(nodes) && nodes >= 1)) throw new RangeError(`syntheticDfrsTrace: nodes must be a positive integer, got ${nodes}`);
-  if (!(Number.isInteger(cores) && cores >= 1)) throw new RangeError(`syntheticDfrsTrace: cores must be a positive integer, got ${cores}`);
+  if (!(Number.isInteger(nodes) && nodes >= 1)) throw new InputError(`syntheticDfrsTrace: nodes must be a positive integer, got ${nodes}`, { source: 'syntheticDfrsTrace' });
+  if (!(Number.isInteger(cores) && cores >= 1)) throw new InputError(`syntheticDfrsTrace: cores must be a positive integer, got ${cores}`, { source: 'syntheticDfrsTrace' });
   const base = generateLublin({ jobs: count, seed: options.seed, machineSize: nodes });
   const memoryRng = new Rng(options.seed).fork('dfrs/memory');
   return base.map((job) => {
@@ -177,7 +178,7 @@ export function hpc2nJob(job: WorkloadJob, options: Hpc2nOptions = {}): DfrsJob 
   const kb = Math.max(job.requestedMemory ?? -1, job.usedMemory ?? -1);
   const perProc = Math.min(1, Math.max(floor, kb > 0 ? kb / nodeMemory : 0));
   if (!(Number.isInteger(job.procs) && job.procs >= 1)) {
-    throw new RangeError(`hpc2nJob: job ${job.id}: processors must be a positive integer, got ${job.procs}`);
+    throw new InputError(`hpc2nJob: job ${job.id}: processors must be a positive integer, got ${job.procs}`, { source: 'hpc2nJob' });
   }
   const multiThreaded = job.procs % 2 === 0 && perProc < 0.5;
   const estimate =
@@ -217,7 +218,7 @@ export interface Hpc2nWeeksOptions extends Hpc2nOptions {
  */
 export function hpc2nWeeks(jobs: readonly WorkloadJob[], options: Hpc2nWeeksOptions = {}): DfrsJob[][] {
   const segment = options.segmentSeconds ?? WEEK_SECONDS;
-  if (!(segment > 0)) throw new RangeError(`hpc2nWeeks: segmentSeconds must be > 0, got ${segment}`);
+  if (!(segment > 0)) throw new InputError(`hpc2nWeeks: segmentSeconds must be > 0, got ${segment}`, { source: 'hpc2nWeeks' });
   const weeks = weeklySegments(jobs, { length: segment, start: options.origin ?? 0, rebase: options.rebase ?? true, minJobs: 1 });
   return weeks.map((week) => week.map((job) => hpc2nJob(job, options)));
 }
@@ -228,7 +229,7 @@ const hpc2nCache = new Map<string, WorkloadJob[]>();
 export function readHpc2n(path = HPC2N_TRACE_PATH): WorkloadJob[] {
   let jobs = hpc2nCache.get(path);
   if (!jobs) {
-    if (!fs.existsSync(path)) throw new Error(`readHpc2n: trace file not found: ${path}`);
+    if (!fs.existsSync(path)) throw new InputError(`readHpc2n: trace file not found: ${path}`, { source: 'readHpc2n' });
     jobs = readSwfSync(path).jobs;
     hpc2nCache.set(path, jobs);
   }
@@ -285,13 +286,13 @@ export const DFRS_PAPER_COUNTS: Readonly<Record<DfrsTraceSetName, number>> = Obj
  */
 export function dfrsTraceSet(name: DfrsTraceSetName, options: DfrsTraceSetOptions = {}): DfrsTrace[] {
   if (name !== 'unscaled' && name !== 'scaled' && name !== 'hpc2n') {
-    throw new RangeError(`dfrsTraceSet: unknown set '${name as string}' (expected 'unscaled', 'scaled' or 'hpc2n')`);
+    throw new InputError(`dfrsTraceSet: unknown set '${name as string}' (expected 'unscaled', 'scaled' or 'hpc2n')`, { source: 'dfrsTraceSet' });
   }
   const count = options.count ?? DFRS_PAPER_COUNTS[name];
-  if (!(Number.isInteger(count) && count >= 0)) throw new RangeError(`dfrsTraceSet: count must be a non-negative integer, got ${count}`);
+  if (!(Number.isInteger(count) && count >= 0)) throw new InputError(`dfrsTraceSet: count must be a non-negative integer, got ${count}`, { source: 'dfrsTraceSet' });
   if (name === 'hpc2n') {
     const weeks = hpc2nWeeks(readHpc2n(options.path));
-    if (count > weeks.length) throw new RangeError(`dfrsTraceSet: count ${count} exceeds the ${weeks.length} HPC2N weeks`);
+    if (count > weeks.length) throw new InputError(`dfrsTraceSet: count ${count} exceeds the ${weeks.length} HPC2N weeks`, { source: 'dfrsTraceSet' });
     const picked = Array.from({ length: count }, (_, i) => Math.floor((i * weeks.length) / count));
     return picked.map((w) => ({
       set: name,

@@ -3,6 +3,7 @@
  * new job objects; inputs are never modified.
  */
 import { WorkloadJob } from './job';
+import { InputError } from '../util/errors';
 
 export const SECONDS_PER_WEEK = 7 * 24 * 3600;
 
@@ -17,7 +18,7 @@ function firstSubmit(jobs: readonly WorkloadJob[]): number {
 export function timeWindow(jobs: readonly WorkloadJob[], window: { start?: number; end?: number }): WorkloadJob[] {
   const start = window.start ?? -Infinity;
   const end = window.end ?? Infinity;
-  if (!(start <= end)) throw new RangeError(`timeWindow: start ${start} is after end ${end}`);
+  if (!(start <= end)) throw new InputError(`timeWindow: start ${start} is after end ${end}`, { source: 'timeWindow' });
   return jobs.filter((j) => j.submit >= start && j.submit < end).map((j) => ({ ...j }));
 }
 
@@ -46,7 +47,7 @@ export interface SegmentOptions {
  */
 export function weeklySegments(jobs: readonly WorkloadJob[], options: SegmentOptions = {}): WorkloadJob[][] {
   const length = options.length ?? SECONDS_PER_WEEK;
-  if (!(length > 0)) throw new RangeError(`weeklySegments: length must be > 0, got ${length}`);
+  if (!(length > 0)) throw new InputError(`weeklySegments: length must be > 0, got ${length}`, { source: 'weeklySegments' });
   if (jobs.length === 0) return [];
   const start = options.start ?? firstSubmit(jobs);
   const minJobs = options.minJobs ?? 1;
@@ -116,11 +117,11 @@ export function cleanJobs(jobs: readonly WorkloadJob[], options: CleanOptions = 
  * by submit time (as SWF files are).
  */
 export function scaleLoad(jobs: readonly WorkloadJob[], factor: number): WorkloadJob[] {
-  if (!(factor > 0) || !Number.isFinite(factor)) throw new RangeError(`scaleLoad: factor must be a positive finite number, got ${factor}`);
+  if (!(factor > 0) || !Number.isFinite(factor)) throw new InputError(`scaleLoad: factor must be a positive finite number, got ${factor}`, { source: 'scaleLoad' });
   if (jobs.length === 0) return [];
   const first = jobs[0].submit;
   for (let i = 1; i < jobs.length; i++) {
-    if (jobs[i].submit < jobs[i - 1].submit) throw new RangeError(`scaleLoad: jobs are not sorted by submit time (index ${i}, job ${jobs[i].id})`);
+    if (jobs[i].submit < jobs[i - 1].submit) throw new InputError(`scaleLoad: jobs are not sorted by submit time (index ${i}, job ${jobs[i].id})`, { source: 'scaleLoad' });
   }
   return jobs.map((j) => ({ ...j, submit: first + (j.submit - first) * factor }));
 }
@@ -132,8 +133,8 @@ export function scaleLoad(jobs: readonly WorkloadJob[], factor: number): Workloa
  * last submission.
  */
 export function offeredLoad(jobs: readonly WorkloadJob[], machineSize: number): number {
-  if (!(machineSize > 0)) throw new RangeError(`offeredLoad: machineSize must be > 0, got ${machineSize}`);
-  if (jobs.length < 2) throw new RangeError(`offeredLoad: needs at least 2 jobs, got ${jobs.length}`);
+  if (!(machineSize > 0)) throw new InputError(`offeredLoad: machineSize must be > 0, got ${machineSize}`, { source: 'offeredLoad' });
+  if (jobs.length < 2) throw new InputError(`offeredLoad: needs at least 2 jobs, got ${jobs.length}`, { source: 'offeredLoad' });
   let lo = Infinity;
   let hi = -Infinity;
   let work = 0;
@@ -142,12 +143,12 @@ export function offeredLoad(jobs: readonly WorkloadJob[], machineSize: number): 
     if (j.submit > hi) hi = j.submit;
     work += j.runtime * j.procs;
   }
-  if (!(hi > lo)) throw new RangeError('offeredLoad: all jobs are submitted at the same time (span 0)');
+  if (!(hi > lo)) throw new InputError('offeredLoad: all jobs are submitted at the same time (span 0)', { source: 'offeredLoad' });
   return work / (machineSize * (hi - lo));
 }
 
 /** Scale inter-arrival times so the offered load becomes `targetLoad`. */
 export function scaleToLoad(jobs: readonly WorkloadJob[], machineSize: number, targetLoad: number): WorkloadJob[] {
-  if (!(targetLoad > 0)) throw new RangeError(`scaleToLoad: targetLoad must be > 0, got ${targetLoad}`);
+  if (!(targetLoad > 0)) throw new InputError(`scaleToLoad: targetLoad must be > 0, got ${targetLoad}`, { source: 'scaleToLoad' });
   return scaleLoad(jobs, offeredLoad(jobs, machineSize) / targetLoad);
 }

@@ -31,6 +31,7 @@
  * strictly earlier than the interactive one.
  */
 import { Rng, Seed } from '../util/random';
+import { InputError } from '../util/errors';
 import { WorkloadJob } from './job';
 
 /** All parameters of one Lublin job stream (batch, interactive or typeless). */
@@ -134,17 +135,17 @@ export function lublinParams(base: Readonly<LublinParams>, overrides: Partial<Lu
   const p: LublinParams = { ...base };
   for (const [key, value] of Object.entries(overrides)) {
     if (value === undefined) continue;
-    if (!(key in base)) throw new RangeError(`${label}: unknown parameter '${key}'`);
+    if (!(key in base)) throw new InputError(`${label}: unknown parameter '${key}' (known: ${Object.keys(base).join(', ')})`, { source: label, field: key });
     (p as unknown as Record<string, unknown>)[key] = value;
   }
   validateLublinParams(p, label);
   return p;
 }
 
-/** Throw a RangeError naming the first parameter that is out of range. */
+/** Throw an InputError naming the first parameter that is out of range. */
 export function validateLublinParams(p: LublinParams, label = 'Lublin'): void {
   const bad = (field: string, why: string): never => {
-    throw new RangeError(`${label}: parameter ${field} = ${(p as unknown as Record<string, unknown>)[field]} ${why}`);
+    throw new InputError(`${label}: parameter ${field} = ${(p as unknown as Record<string, unknown>)[field]} ${why}`, { source: label, field });
   };
   for (const key of Object.keys(p) as (keyof LublinParams)[]) {
     if (key === 'dailyCycle') {
@@ -160,6 +161,34 @@ export function validateLublinParams(p: LublinParams, label = 'Lublin'): void {
   for (const f of ['a1', 'b1', 'a2', 'b2', 'aarr', 'barr', 'anum', 'bnum', 'arar', 'maxLogRuntime', 'maxLogInterArrival'] as const) {
     if (!(p[f] > 0)) bad(f, 'must be > 0');
   }
+  // exp() of more than ~709 is Infinity: run times and gaps would stop being numbers.
+  for (const f of ['maxLogRuntime', 'maxLogInterArrival'] as const) {
+    if (p[f] > MAX_LOG_CAP) bad(f, `must be <= ${MAX_LOG_CAP} (e^${MAX_LOG_CAP} s is already longer than the universe is old)`);
+  }
+}
+
+/** Largest allowed maxLogRuntime / maxLogInterArrival. */
+const MAX_LOG_CAP = 100;
+
+/** Above this many half-hour "points", whole days are skipped at once (never reached with the model's caps). */
+const WHOLE_DAY_SKIP = 1e6;
+
+/**
+ * Rejection sampling (redraw while above a cap) gives up after this many
+ * draws in a row: with caps so low that almost every draw is rejected, the
+ * generator would otherwise spin for ever. The model's own caps reject far
+ * less than one draw in a thousand.
+ */
+export const LUBLIN_MAX_REDRAWS = 10000;
+
+/** Largest number of jobs one call generates (the output is held in memory). */
+export const LUBLIN_MAX_JOBS = 50_000_000;
+
+function tooManyRedraws(field: 'maxLogRuntime' | 'maxLogInterArrival', params: LublinParams, what: string): never {
+  throw new InputError(
+    `Lublin: parameter ${field} = ${params[field]} rejects almost every draw of ${what} (${LUBLIN_MAX_REDRAWS} in a row); raise it or change the gamma parameters`,
+    { source: 'Lublin', field },
+  );
 }
 
 // ---------------------------------------------------------------------------
@@ -195,7 +224,9 @@ export function lublinBranchProbability(size: number, params: LublinParams): num
 export function sampleLublinRuntime(rng: Rng, size: number, params: LublinParams): number {
   const p = lublinBranchProbability(size, params);
   let g: number;
+  let draws = 0;
   do {
+    if (++draws > LUBLIN_MAX_REDRAWS) tooManyRedraws('maxLogRuntime', params, 'ln(run time)');
     g = rng.next() <= p ? rng.gamma(params.a1, params.b1) : rng.gamma(params.a2, params.b2);
   } while (g > params.maxLogRuntime);
   return Math.floor(Math.exp(g));
@@ -271,7 +302,7 @@ export function lublinDailyWeights(params: Pick<LublinParams, 'anum' | 'bnum' | 
     w[idx] = gammaCdf(i + 0.5, params.anum, params.bnum) - gammaCdf(i - 0.5, params.anum, params.bnum);
   }
   const mean = w.reduce((s, v) => s + v, 0) / BUCKETS;
-  if (!(mean > 0)) throw new RangeError(`Lublin: daily-cycle weights are all zero (anum ${params.anum}, bnum ${params.bnum})`);
+  if (!(mean > 0)) throw new InputError(`Lublin: daily-cycle weights are all zero (anum ${params.anum}, bnum ${params.bnum})`, { source: 'Lublin', field: 'anum' });
   return w.map((v) => v / mean);
 }
 
@@ -292,7 +323,7 @@ export class LublinArrivalStream {
     startHour = 0,
   ) {
     if (!Number.isInteger(startHour) || startHour < 0 || startHour > 23) {
-      throw new RangeError(`Lublin: startHour must be an integer in [0, 23], got ${startHour}`);
+      throw new InputError(`Lublin: startHour must be an integer in [0, 23], got ${startHour}`, { source: 'Lublin', field: 'startHour' });
     }
     this.weights = lublinDailyWeights(params);
     this.bucket = (startHour * BUCKETS) / 24;
@@ -302,8 +333,11 @@ export class LublinArrivalStream {
   private rawGap(): number {
     const shape = this.params.aarr * this.params.arar;
     let g: number;
-    do g = this.rng.gamma(shape, this.params.barr);
-    while (g > this.params.maxLogInterArrival);
+    let draws = 0;
+    do {
+      if (++draws > LUBLIN_MAX_REDRAWS) tooManyRedraws('maxLogInterArrival', this.params, 'ln(inter-arrival time)');
+      g = this.rng.gamma(shape, this.params.barr);
+    } while (g > this.params.maxLogInterArrival);
     return Math.exp(g);
   }
 
@@ -318,6 +352,13 @@ export class LublinArrivalStream {
     // more points, so the same draw covers less time there.
     this.points += gap / SECONDS_IN_BUCKET;
     let delta = 0;
+    if (this.points > WHOLE_DAY_SKIP) {
+      // A day's weights sum to 48 (mean 1): skip whole days instead of
+      // walking billions of buckets (only reachable with a raised maxLogInterArrival).
+      const days = Math.floor(this.points / BUCKETS) - 1;
+      this.points -= days * BUCKETS;
+      delta += days * BUCKETS * SECONDS_IN_BUCKET;
+    }
     while (this.points > this.weights[this.bucket]) {
       this.points -= this.weights[this.bucket];
       this.bucket = (this.bucket + 1) % BUCKETS;
@@ -352,11 +393,24 @@ export const LUBLIN_BATCH_QUEUE = 1;
  * 1 for batch and 0 for interactive.
  */
 export function generateLublin(options: LublinOptions): WorkloadJob[] {
+  const src = 'generateLublin';
+  if (options === null || typeof options !== 'object') throw new InputError('generateLublin: options must be an object {jobs, seed, ...}', { source: src });
   const { jobs: count, seed } = options;
-  if (!Number.isInteger(count) || count < 0) throw new RangeError(`generateLublin: jobs must be a non-negative integer, got ${count}`);
+  if (!Number.isInteger(count) || count < 0 || count > LUBLIN_MAX_JOBS) {
+    throw new InputError(`generateLublin: jobs must be an integer in [0, ${LUBLIN_MAX_JOBS}], got ${count}`, { source: src, field: 'jobs' });
+  }
+  if (!((typeof seed === 'number' && Number.isFinite(seed)) || typeof seed === 'string')) {
+    throw new InputError(`generateLublin: seed must be a finite number or a string, got ${String(seed)}`, { source: src, field: 'seed' });
+  }
   const machineSize = options.machineSize;
   if (machineSize !== undefined && (!Number.isInteger(machineSize) || machineSize < 1)) {
-    throw new RangeError(`generateLublin: machineSize must be a positive integer, got ${machineSize}`);
+    throw new InputError(`generateLublin: machineSize must be a positive integer, got ${machineSize}`, { source: src, field: 'machineSize' });
+  }
+  for (const key of ['params', 'batchParams', 'interactiveParams'] as const) {
+    const v = options[key];
+    if (v !== undefined && (v === null || typeof v !== 'object' || Array.isArray(v))) {
+      throw new InputError(`generateLublin: ${key} must be an object of parameter overrides`, { source: src, field: key });
+    }
   }
   const sizeOverride: Partial<LublinParams> = machineSize !== undefined ? { uHi: Math.log2(machineSize) } : {};
   const includeTypes = options.includeJobTypes ?? true;

@@ -7,17 +7,23 @@
  *
  * Reading rules (documented choices):
  *  - A malformed job line throws {@link SwfError} naming file, line and field:
- *    wrong field count, a non-numeric field, a negative run time, submit time
- *    or processor count other than the missing marker -1, or more processors
- *    than the machine. In lenient mode (`lenient: true`) such lines are
- *    skipped and counted in `report.dropped` under the reason instead.
+ *    wrong field count, a non-numeric field (only decimal numbers are
+ *    numbers: `0x10`, `Infinity` or `NaN` are not), a negative run time,
+ *    submit time or processor count other than the missing marker -1, a
+ *    processor count that is not a whole number, or more processors than the
+ *    machine. In lenient mode (`lenient: true`) such lines are skipped and
+ *    counted in `report.dropped` under the reason instead.
  *  - A job whose run time, processor count or submit time is missing (-1), or
  *    whose processor count is 0, is not malformed but cannot be simulated: it
  *    is always dropped and counted (`missing run time`, `missing processors`,
  *    `missing submit time`, `zero processors`). SDSC-BLUE, for instance, has
  *    thousands of cancelled jobs with run time -1.
  *  - The machine size is `options.machineSize`, else the header's MaxProcs
- *    (leading integer), else MaxNodes, else unchecked.
+ *    (leading integer), else MaxNodes, else unchecked. A header value of 0 is
+ *    read as unknown (as -1 is), not as a machine without processors.
+ *  - A file that cannot be read (missing, a folder, a damaged gzip stream)
+ *    is an {@link InputError} naming the file; a gzip stream cut short after
+ *    some complete lines is damaged too: no partial workload is returned.
  *  - Optional fields that are -1 are left undefined on the job.
  *  - Job order is the file order (SWF files are sorted by submit time).
  */
@@ -25,6 +31,7 @@ import * as fs from 'fs';
 import * as readline from 'readline';
 import * as zlib from 'zlib';
 import { WorkloadJob } from './job';
+import { InputError, explainFsError } from '../util/errors';
 
 /** Names of the 18 SWF fields, in order (used in error messages). */
 export const SWF_FIELDS = [
@@ -79,17 +86,22 @@ export interface SwfReadOptions {
   fileName?: string;
 }
 
-/** A malformed SWF line: names the file, the 1-based line number and the field. */
-export class SwfError extends Error {
-  constructor(
-    readonly file: string,
-    readonly line: number,
-    readonly field: string,
-    readonly reason: string,
-    detail: string,
-  ) {
-    super(`${file}:${line}: ${field}: ${detail}`);
-    this.name = 'SwfError';
+/**
+ * A malformed SWF line: names the file, the 1-based line number and the
+ * field. An {@link InputError} whose `source` is the file.
+ */
+export class SwfError extends InputError {
+  readonly file: string;
+  override readonly line: number;
+  override readonly field: string;
+  readonly reason: string;
+
+  constructor(file: string, line: number, field: string, reason: string, detail: string) {
+    super(`${file}:${line}: ${field}: ${detail}`, { source: file, line, field });
+    this.file = file;
+    this.line = line;
+    this.field = field;
+    this.reason = reason;
   }
 }
 
@@ -101,9 +113,24 @@ export function headerInt(header: SwfHeader, key: string): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
-/** Machine size (processors) declared in the header: MaxProcs, else MaxNodes. */
+/** Machine size (processors) declared in the header: MaxProcs, else MaxNodes (0 counts as unknown). */
 export function headerMachineSize(header: SwfHeader): number | undefined {
-  return headerInt(header, 'MaxProcs') ?? headerInt(header, 'MaxNodes');
+  const positive = (v: number | undefined) => (v !== undefined && v > 0 ? v : undefined);
+  return positive(headerInt(header, 'MaxProcs')) ?? positive(headerInt(header, 'MaxNodes'));
+}
+
+/**
+ * A decimal number as SWF writes them (`12`, `-1`, `3.5`, `1e3`). Number()
+ * alone would also take `0x1f`, `0b1`, `0o7`, `Infinity` and surrounding
+ * junk that trimming removed, which are never SWF.
+ */
+function isDecimal(token: string): boolean {
+  for (let k = 0; k < token.length; k++) {
+    const c = token.charCodeAt(k);
+    // digits, + - . e E
+    if (!((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 46 || c === 101 || c === 69)) return false;
+  }
+  return true;
 }
 
 
@@ -122,7 +149,7 @@ class SwfParser {
   ) {
     this.machineSize = options.machineSize;
     if (this.machineSize !== undefined && !(Number.isInteger(this.machineSize) && this.machineSize > 0)) {
-      throw new RangeError(`readSwf: machineSize must be a positive integer, got ${this.machineSize}`);
+      throw new InputError(`readSwf: machineSize must be a positive integer, got ${this.machineSize}`, { source: 'readSwf', field: 'machineSize' });
     }
   }
 
@@ -163,7 +190,7 @@ class SwfParser {
     const v = this.values;
     for (let i = 0; i < 18; i++) {
       const x = Number(tokens[i]);
-      if (!Number.isFinite(x)) {
+      if (!Number.isFinite(x) || !isDecimal(tokens[i])) {
         this.bad(lineNo, i, 'non-numeric field', `'${tokens[i]}' is not a number`);
         return;
       }
@@ -179,6 +206,10 @@ class SwfParser {
         this.bad(lineNo, i, reason, `${tokens[i]} is negative (only -1, meaning missing, is allowed)`);
         return;
       }
+    }
+    if (!Number.isInteger(v[4])) {
+      this.bad(lineNo, 4, 'non-integer processors', `${tokens[4]} is not a whole number of processors`);
+      return;
     }
     if (this.machineSize !== undefined && v[4] > this.machineSize) {
       this.bad(lineNo, 4, 'more processors than machine', `${tokens[4]} processors on a machine of ${this.machineSize}`);
@@ -231,18 +262,31 @@ export function isGzip(buf: Uint8Array): boolean {
  * by line so a 200,000-job trace never sits in memory as text.
  */
 export async function readSwf(path: string, options: SwfReadOptions = {}): Promise<SwfReadResult> {
-  if (!fs.existsSync(path)) throw new Error(`readSwf: file not found: ${path}`);
-  const fd = fs.openSync(path, 'r');
-  const magic = Buffer.alloc(2);
-  fs.readSync(fd, magic, 0, 2, 0);
-  fs.closeSync(fd);
-  const raw = fs.createReadStream(path);
-  const input = isGzip(magic) ? raw.pipe(zlib.createGunzip()) : raw;
+  checkReadable(path, 'readSwf');
   const parser = new SwfParser(path, options);
+  const magic = Buffer.alloc(2);
+  try {
+    const fd = fs.openSync(path, 'r');
+    try {
+      fs.readSync(fd, magic, 0, 2, 0);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch (e) {
+    throw new InputError(`readSwf: cannot read ${path}: ${explainFsError(e)}`, { source: path });
+  }
+  const gzip = isGzip(magic);
+  const raw = fs.createReadStream(path);
+  const input = gzip ? raw.pipe(zlib.createGunzip()) : raw;
+  // pipe() does not forward errors: a read error on `raw` must end the loop too.
+  if (gzip) raw.on('error', (e) => input.destroy(e));
   const rl = readline.createInterface({ input, crlfDelay: Infinity });
   let lineNo = 0;
   try {
     for await (const line of rl) parser.line(line, ++lineNo);
+  } catch (e) {
+    if (e instanceof InputError) throw e;
+    throw new InputError(`readSwf: cannot read ${path}${gzip ? ' (damaged or truncated gzip data)' : ''} after line ${lineNo}: ${explainFsError(e)}`, { source: path, line: lineNo + 1 });
   } finally {
     rl.close();
     raw.destroy();
@@ -252,10 +296,33 @@ export async function readSwf(path: string, options: SwfReadOptions = {}): Promi
 
 /** Read an SWF file synchronously (whole file in memory; gzip detected from content). */
 export function readSwfSync(path: string, options: SwfReadOptions = {}): SwfReadResult {
-  if (!fs.existsSync(path)) throw new Error(`readSwfSync: file not found: ${path}`);
-  let buf = fs.readFileSync(path);
-  if (isGzip(buf)) buf = zlib.gunzipSync(buf);
+  checkReadable(path, 'readSwfSync');
+  let buf: Buffer;
+  try {
+    buf = fs.readFileSync(path);
+  } catch (e) {
+    throw new InputError(`readSwfSync: cannot read ${path}: ${explainFsError(e)}`, { source: path });
+  }
+  if (isGzip(buf)) {
+    try {
+      buf = zlib.gunzipSync(buf);
+    } catch (e) {
+      throw new InputError(`readSwfSync: ${path}: damaged or truncated gzip data: ${(e as Error).message}`, { source: path });
+    }
+  }
   return parseSwf(buf.toString('utf8'), { ...options, fileName: path });
+}
+
+/** Throw an InputError unless `path` is an existing regular file. */
+function checkReadable(path: string, fn: string): void {
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new InputError(`${fn}: file not found: ${path}`, { source: path });
+    throw new InputError(`${fn}: cannot read ${path}: ${explainFsError(e)}`, { source: path });
+  }
+  if (!st.isFile()) throw new InputError(`${fn}: ${path} is not a regular file`, { source: path });
 }
 
 const fmt = (v: number | undefined): string => (v === undefined || v === null ? '-1' : String(v));

@@ -15,6 +15,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as zlib from 'zlib';
 import { isGzip, parseSwf, SwfReadOptions, SwfReadResult } from './swf';
+import { InputError, explainFsError } from '../util/errors';
 
 export interface TraceInfo {
   /** Short name, e.g. "KTH-SP2". */
@@ -50,16 +51,26 @@ export { repoRoot };
 /** The trace manifest (data/traces.json). */
 export function traceManifest(): TraceInfo[] {
   const file = path.join(repoRoot(), 'data', 'traces.json');
-  if (!fs.existsSync(file)) throw new Error(`trace manifest not found: ${file}`);
-  return JSON.parse(fs.readFileSync(file, 'utf8')).traces as TraceInfo[];
+  if (!fs.existsSync(file)) throw new InputError(`trace manifest not found: ${file}`, { source: file });
+  let traces: unknown;
+  try {
+    traces = JSON.parse(fs.readFileSync(file, 'utf8')).traces;
+  } catch (e) {
+    throw new InputError(`${file}: not a valid trace manifest: ${(e as Error).message}`, { source: file });
+  }
+  if (!Array.isArray(traces)) throw new InputError(`${file}: "traces" must be a list`, { source: file, field: 'traces' });
+  return traces as TraceInfo[];
 }
 
 /** Manifest entry by short name or file name (case-insensitive; ".swf"/".gz" optional). */
 export function traceInfo(name: string): TraceInfo {
+  if (typeof name !== 'string' || name.trim() === '') {
+    throw new InputError(`trace name must be a non-empty string, got ${JSON.stringify(name)}`, { source: 'trace name', field: 'name' });
+  }
   const key = name.toLowerCase().replace(/\.gz$/, '').replace(/\.swf$/, '');
   const all = traceManifest();
   const hit = all.find((t) => t.name.toLowerCase() === key || t.file.toLowerCase().replace(/\.swf\.gz$/, '') === key);
-  if (!hit) throw new Error(`unknown trace '${name}'; known traces: ${all.map((t) => t.name).join(', ')}`);
+  if (!hit) throw new InputError(`unknown trace '${name}'; known traces: ${all.map((t) => t.name).join(', ')}`, { source: 'trace name', field: name });
   return hit;
 }
 
@@ -94,17 +105,29 @@ export function sha256(buf: Uint8Array | string): string {
 
 /** Uncompressed bytes of a trace file (gzip detected from the content). */
 function readUncompressed(file: string): Buffer {
-  const buf = fs.readFileSync(file);
-  return isGzip(buf) ? zlib.gunzipSync(buf) : buf;
+  let buf: Buffer;
+  try {
+    buf = fs.readFileSync(file);
+  } catch (e) {
+    throw new InputError(`cannot read trace file ${file}: ${explainFsError(e)}`, { source: file });
+  }
+  if (!isGzip(buf)) return buf;
+  try {
+    return zlib.gunzipSync(buf);
+  } catch (e) {
+    throw new InputError(`${file}: damaged or truncated gzip data: ${(e as Error).message}`, { source: file });
+  }
+}
+
+function checksumError(info: TraceInfo, file: string, got: string): InputError {
+  return new InputError(`${file}: checksum mismatch for trace '${info.name}': sha256 of the uncompressed file is ${got}, manifest says ${info.sha256}`, { source: file, field: 'sha256' });
 }
 
 /** Throw unless the uncompressed content has the manifest checksum. */
 export function verifyTraceFile(name: string, file: string): void {
   const info = traceInfo(name);
   const got = sha256(readUncompressed(file));
-  if (got !== info.sha256) {
-    throw new Error(`trace '${info.name}': checksum mismatch for ${file}: sha256 of the uncompressed file is ${got}, manifest says ${info.sha256}`);
-  }
+  if (got !== info.sha256) throw checksumError(info, file, got);
 }
 
 function missingMessage(info: TraceInfo, dirs: string[]): string {
@@ -122,13 +145,11 @@ function missingMessage(info: TraceInfo, dirs: string[]): string {
 export function loadTraceSync(name: string, options: TraceLoadOptions = {}): TraceLoadResult {
   const info = traceInfo(name);
   const file = findTrace(name, options);
-  if (!file) throw new Error(missingMessage(info, traceDirs(options.dir)));
+  if (!file) throw new InputError(missingMessage(info, traceDirs(options.dir)), { source: `trace '${info.name}'` });
   const text = readUncompressed(file);
   if (options.verify !== false) {
     const got = sha256(text);
-    if (got !== info.sha256) {
-      throw new Error(`trace '${info.name}': checksum mismatch for ${file}: sha256 of the uncompressed file is ${got}, manifest says ${info.sha256}`);
-    }
+    if (got !== info.sha256) throw checksumError(info, file, got);
   }
   const res = parseSwf(text.toString('utf8'), {
     fileName: file,

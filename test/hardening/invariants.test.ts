@@ -251,3 +251,39 @@ describe('hardening: schedulers on random workloads with invariant checks on (pr
     record({ area: 'invariants', kind: 'max-stretch bound on random DFRS instances (flow; LP cross-checked on about half)', cases: runs, outcome: 'bound >= 1, flow valid, LP = flow' });
   });
 });
+
+describe('hardening: regressions found by the property tests', () => {
+  afterEach(() => setInvariantChecks(undefined));
+
+  it('conservative backfilling with requested estimates no longer crashes when a zero-run-time job missed its instant and another job ends early', () => {
+    // Job 1 (6 processors, run time 0) is reserved at 2 but cannot start then (job 3 holds 3 of 8
+    // processors until 3). Job 3 ends at 3, one second before its estimate: the reservations are
+    // recompressed, and releasing job 1's zero-length reservation at 2 used to throw
+    // "ProcessorProfile: start 2 is before the profile origin 3".
+    const jobs: WorkloadJob[] = [
+      { id: 1, submit: 1, runtime: 0, procs: 6 },
+      { id: 2, submit: 0, runtime: 2, procs: 3 },
+      { id: 3, submit: 1, runtime: 2, procs: 3, requestedTime: 3 },
+    ];
+    for (const checks of [false, true]) {
+      setInvariantChecks(checks);
+      const r = simulateBatch(jobs, { machineSize: 8, policy: 'conservative', estimates: 'requested' });
+      verifyBatchSchedule(jobs, r, 8);
+      expect(r.map((x) => x.start)).to.deep.equal([3, 0, 1]);
+    }
+  });
+
+  it('a zero-length conservative reservation is not a guarantee (documented): the job starts when processors are free', () => {
+    const jobs: WorkloadJob[] = [
+      { id: 1, submit: 189, runtime: 2, procs: 1 },
+      { id: 2, submit: 92, runtime: 28, procs: 1 },
+      { id: 3, submit: 92, runtime: 0, procs: 2 },
+      { id: 4, submit: 91, runtime: 71, procs: 2 },
+    ];
+    setInvariantChecks(true);
+    const reserved: number[] = [];
+    const r = simulateBatch(jobs, { machineSize: 2, policy: 'conservative', onReservation: (x) => x.id === 3 && reserved.push(x.reservedStart) });
+    expect(reserved).to.include(190);
+    expect(r[2].start).to.equal(191); // job 1, backfilled at 189 over the instant 190, holds a processor until 191
+  });
+});

@@ -7,6 +7,7 @@
  * different processor counts) are placed without stretching their steps.
  */
 import { ProcessorProfile, ProfileStep } from '../../engine/profile';
+import { InputError } from '../../util/errors';
 
 export interface RigidRequest {
   id: number | string;
@@ -37,13 +38,13 @@ export function conservativeSchedule(
   options: { profile?: ProcessorProfile } = {},
 ): PlannedJob[] {
   const profile = options.profile ?? new ProcessorProfile(machineSize, 0);
-  if (profile.capacity !== machineSize) throw new RangeError(`conservativeSchedule: profile capacity ${profile.capacity} differs from machineSize ${machineSize}`);
+  if (profile.capacity !== machineSize) throw new InputError(`conservativeSchedule: profile capacity ${profile.capacity} differs from machineSize ${machineSize}`, { source: 'conservativeSchedule' });
   return requests.map((r) => {
     const steps: ProfileStep[] = r.steps ?? [{ procs: r.procs ?? NaN, duration: r.duration ?? NaN }];
     for (const s of steps) {
-      if (!(s.procs >= 0) || !Number.isFinite(s.procs)) throw new RangeError(`conservativeSchedule: job ${r.id} has processors ${s.procs}`);
-      if (s.procs > machineSize) throw new RangeError(`conservativeSchedule: job ${r.id} needs ${s.procs} processors but the machine has ${machineSize}`);
-      if (!(s.duration >= 0) || !Number.isFinite(s.duration)) throw new RangeError(`conservativeSchedule: job ${r.id} has duration ${s.duration}`);
+      if (!(s.procs >= 0) || !Number.isFinite(s.procs)) throw new InputError(`conservativeSchedule: job ${r.id} has processors ${s.procs}`, { source: 'conservativeSchedule' });
+      if (s.procs > machineSize) throw new InputError(`conservativeSchedule: job ${r.id} needs ${s.procs} processors but the machine has ${machineSize}`, { source: 'conservativeSchedule' });
+      if (!(s.duration >= 0) || !Number.isFinite(s.duration)) throw new InputError(`conservativeSchedule: job ${r.id} has duration ${s.duration}`, { source: 'conservativeSchedule' });
     }
     const t = profile.earliestStartShape(steps, Math.max(r.release ?? 0, profile.origin));
     const end = profile.reserveShape(t, steps);

@@ -9,6 +9,7 @@ import { EvolvingApp, EvolvingSchedule, EVOLVING_VARIANTS, scheduleVariant } fro
 import { scheduleRigid } from './rigid';
 import { EvolvingTestOptions, evolvingTestCase } from './workload';
 import { appMetrics, systemMetrics, EvolvingAppMetrics, EvolvingSystemMetrics } from '../../metrics/evolving';
+import { InputError } from '../../util/errors';
 
 /** rigid followed by the five variants, in the paper's order. */
 export const EVOLVING_ALGORITHMS: readonly string[] = ['rigid', ...Object.keys(EVOLVING_VARIANTS)];
@@ -53,9 +54,9 @@ export function runEvolvingExperiment(options: EvolvingExperimentOptions = {}): 
   const nodes = options.clusterNodes ?? 75;
   const seed = options.seed ?? 'evolving';
   const algorithms = options.algorithms ?? EVOLVING_ALGORITHMS;
-  if (!Number.isInteger(tests) || tests < 1) throw new RangeError(`tests must be a positive integer, got ${tests}`);
+  if (!Number.isInteger(tests) || tests < 1) throw new InputError(`runEvolvingExperiment: tests must be a positive integer, got ${tests}`, { source: 'runEvolvingExperiment', field: 'tests' });
   const maxNodes = (options.nodes ?? [1, 75])[1];
-  if (nodes < maxNodes) throw new RangeError(`clusterNodes (${nodes}) must be at least the largest step node count (${maxNodes})`);
+  if (nodes < maxNodes) throw new InputError(`runEvolvingExperiment: clusterNodes (${nodes}) must be at least the largest step node count (${maxNodes})`, { source: 'runEvolvingExperiment', field: 'clusterNodes' });
   const system: EvolvingSystemRecord[] = [];
   const apps: EvolvingAppRecord[] = [];
   for (let t = 0; t < tests; t++) {

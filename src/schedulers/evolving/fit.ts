@@ -5,6 +5,8 @@
  */
 import { EvolutionProfile, Step, validateProfile, area, totalDuration } from './profile';
 import { Timeline } from './timeline';
+import { InputError, SchedlabError } from '../../util/errors';
+import { InvariantError } from '../../util/invariants';
 
 /** What a fit function returns: an expanded EP and the time it starts. */
 export interface FitResult {
@@ -29,15 +31,15 @@ export type FitFunction = (requested: EvolutionProfile, resource: EvolutionProfi
 type Attempt = { ok: true; start: number; steps: Step[] } | { ok: false; start: number };
 
 function checkInputs(requested: EvolutionProfile, resource: EvolutionProfile, nodes: number, expandLimit: number): void {
-  if (!Number.isFinite(nodes) || nodes <= 0) throw new RangeError(`fit: cluster size must be a positive number, got ${nodes}`);
-  if (!(expandLimit >= 1)) throw new RangeError(`fit: expandLimit must be >= 1 (1 = no expansion, Infinity = unlimited), got ${expandLimit}`);
+  if (!Number.isFinite(nodes) || nodes <= 0) throw new InputError(`fit: cluster size must be a positive number, got ${nodes}`, { source: 'fit' });
+  if (!(expandLimit >= 1)) throw new InputError(`fit: expandLimit must be >= 1 (1 = no expansion, Infinity = unlimited), got ${expandLimit}`, { source: 'fit' });
   validateProfile(requested, 'requested EP', { positiveDurations: true });
   validateProfile(resource, 'resource EP');
   requested.forEach((s, i) => {
-    if (s.nodes > nodes) throw new RangeError(`requested EP: step ${i} asks for ${s.nodes} nodes but the cluster has ${nodes}`);
+    if (s.nodes > nodes) throw new InputError(`requested EP: step ${i} asks for ${s.nodes} nodes but the cluster has ${nodes}`, { source: 'requested EP' });
   });
   resource.forEach((s, i) => {
-    if (s.nodes > nodes) throw new RangeError(`resource EP: step ${i} already uses ${s.nodes} nodes, more than the cluster's ${nodes}`);
+    if (s.nodes > nodes) throw new InputError(`resource EP: step ${i} already uses ${s.nodes} nodes, more than the cluster's ${nodes}`, { source: 'resource EP' });
   });
 }
 
@@ -71,7 +73,7 @@ function baseFitOnTimeline(req: EvolutionProfile, res: Timeline, nodes: number, 
     const n = req[i].nodes;
     let ts = t0; // line 4
     for (;;) {
-      if (++iterations > maxIterations) throw new Error(`baseFit: no placement found after ${maxIterations} iterations`);
+      if (++iterations > maxIterations) throw new SchedlabError(`baseFit: no placement found after ${maxIterations} iterations (raise maxIterations)`);
       // lines 6-7: not enough room for the step itself: jump past the maximum.
       if (nodes - res.max(ts, ts + d) < n) {
         ts = res.loc(ts, ts + d);
@@ -102,7 +104,7 @@ function baseFitOnTimeline(req: EvolutionProfile, res: Timeline, nodes: number, 
     }
   };
   const r = fit(0, 0);
-  if (!r.ok) throw new Error('baseFit: the first step cannot fail');
+  if (!r.ok) throw new InvariantError('evolving/fit', 'the first step of a fit failed');
   return { start: r.start, steps: r.steps };
 }
 

@@ -7,6 +7,7 @@ import { EvolutionProfile, Step, delay, sum, validateProfile, totalDuration, are
 import { baseFit, FitFunction, FitOptions } from './fit';
 import { invariantChecksEnabled } from '../../util/invariants';
 import { verifyEvolvingSchedule } from './invariants';
+import { InputError } from '../../util/errors';
 
 /** A queued evolving application: an id and its requested EP. */
 export interface EvolvingApp {
@@ -55,7 +56,7 @@ function listScheduleUnchecked(apps: readonly EvolvingApp[], nodes: number, fit:
   let resource: Step[] = [];
   const out: AppSchedule[] = [];
   apps.forEach((app, k) => {
-    if (seen.has(app.id)) throw new Error(`listSchedule: application id ${app.id} appears twice (position ${k})`);
+    if (seen.has(app.id)) throw new InputError(`listSchedule: application id ${app.id} appears twice (position ${k})`, { source: 'listSchedule' });
     seen.add(app.id);
     validateProfile(app.profile, `application ${app.id} requested EP`, { positiveDurations: true });
     const x = fit(app.profile, resource, nodes);
@@ -91,7 +92,7 @@ export function scheduleEvolving(apps: readonly EvolvingApp[], nodes: number, op
 /** Run a named variant (noX, 2X, 2X+c, infX, infX+c). */
 export function scheduleVariant(apps: readonly EvolvingApp[], nodes: number, variant: string): EvolvingSchedule {
   const v = EVOLVING_VARIANTS[variant];
-  if (!v) throw new Error(`unknown evolving variant "${variant}"; expected one of ${Object.keys(EVOLVING_VARIANTS).join(', ')}`);
+  if (!v) throw new InputError(`unknown evolving variant "${variant}"; expected one of ${Object.keys(EVOLVING_VARIANTS).join(', ')}`, { source: 'evolving variant', field: variant });
   return scheduleEvolving(apps, nodes, v, variant);
 }
 

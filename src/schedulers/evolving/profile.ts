@@ -10,6 +10,7 @@
  *
  * All functions here are pure: they never modify their arguments.
  */
+import { InputError } from '../../util/errors';
 
 /** One step of an evolution profile. */
 export interface Step {
@@ -24,14 +25,14 @@ export type EvolutionProfile = readonly Step[];
 
 /** Check that an EP is well formed; `what` names it in the error. */
 export function validateProfile(ep: EvolutionProfile, what = 'evolution profile', options: { positiveDurations?: boolean } = {}): void {
-  if (!Array.isArray(ep)) throw new TypeError(`${what}: expected an array of {duration, nodes} steps`);
+  if (!Array.isArray(ep)) throw new InputError(`${what}: expected an array of {duration, nodes} steps`, { source: what });
   ep.forEach((s, i) => {
-    if (s === null || typeof s !== 'object') throw new TypeError(`${what}: step ${i} is not an object`);
+    if (s === null || typeof s !== 'object') throw new InputError(`${what}: step ${i} is not an object`, { source: what });
     if (!Number.isFinite(s.duration) || s.duration < 0 || (options.positiveDurations && s.duration === 0)) {
-      throw new RangeError(`${what}: step ${i} has duration ${s.duration}; expected a finite number ${options.positiveDurations ? '> 0' : '>= 0'}`);
+      throw new InputError(`${what}: step ${i} has duration ${s.duration}; expected a finite number ${options.positiveDurations ? '> 0' : '>= 0'}`, { source: what });
     }
     if (!Number.isFinite(s.nodes) || s.nodes < 0) {
-      throw new RangeError(`${what}: step ${i} has node count ${s.nodes}; expected a finite number >= 0`);
+      throw new InputError(`${what}: step ${i} has node count ${s.nodes}; expected a finite number >= 0`, { source: what });
     }
   });
 }
@@ -118,7 +119,7 @@ export function loc(ep: EvolutionProfile, t0: number, t1: number): number {
 
 /** delay(ep, t0): the same profile starting t0 later (a leading zero-node step of length t0). */
 export function delay(ep: EvolutionProfile, t0: number): EvolutionProfile {
-  if (!Number.isFinite(t0) || t0 < 0) throw new RangeError(`delay: t0 must be a finite number >= 0, got ${t0}`);
+  if (!Number.isFinite(t0) || t0 < 0) throw new InputError(`delay: t0 must be a finite number >= 0, got ${t0}`, { source: 'delay' });
   const steps = ep.map((s) => ({ duration: s.duration, nodes: s.nodes }));
   return t0 > 0 ? [{ duration: t0, nodes: 0 }, ...steps] : steps;
 }

@@ -18,6 +18,7 @@ import { simulateBatch } from '../batch/simulate';
 import { WorkloadJob } from '../../workloads/job';
 import { invariantChecksEnabled } from '../../util/invariants';
 import { verifyEvolvingSchedule } from './invariants';
+import { InputError } from '../../util/errors';
 
 /** The rigid job of an application: submitted at 0, peak nodes for the total duration. */
 export function rigidJob(app: EvolvingApp): WorkloadJob {
@@ -27,7 +28,7 @@ export function rigidJob(app: EvolvingApp): WorkloadJob {
 /** Schedule the applications as rigid jobs with conservative backfilling (batch simulator). */
 export function scheduleRigid(apps: readonly EvolvingApp[], nodes: number): EvolvingSchedule {
   apps.forEach((a, k) => {
-    if (peakNodes(a.profile) < 1) throw new RangeError(`scheduleRigid: application ${a.id} (position ${k}) never uses a node; a rigid job needs at least one`);
+    if (peakNodes(a.profile) < 1) throw new InputError(`scheduleRigid: application ${a.id} (position ${k}) never uses a node; a rigid job needs at least one`, { source: 'scheduleRigid' });
   });
   const results = simulateBatch(apps.map(rigidJob), { machineSize: nodes, policy: 'conservative', estimates: 'exact' });
   const out: AppSchedule[] = apps.map((a, k) => {

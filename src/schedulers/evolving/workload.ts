@@ -6,6 +6,7 @@
  */
 import { Rng, createRng, Seed } from '../../util/random';
 import { EvolvingApp } from './list';
+import { InputError } from '../../util/errors';
 
 export interface EvolvingTestOptions {
   /** [min, max] applications per test (default [15, 20]). */
@@ -21,7 +22,7 @@ export interface EvolvingTestOptions {
 function range(name: string, r: [number, number] | undefined, dflt: [number, number], min: number): [number, number] {
   const v = r ?? dflt;
   if (!Array.isArray(v) || v.length !== 2 || !Number.isInteger(v[0]) || !Number.isInteger(v[1]) || v[0] > v[1] || v[0] < min) {
-    throw new RangeError(`evolving test option "${name}" must be [low, high] integers with ${min} <= low <= high, got ${JSON.stringify(r)}`);
+    throw new InputError(`evolving test option "${name}" must be [low, high] integers with ${min} <= low <= high, got ${JSON.stringify(r)}`, { source: 'evolving test options', field: name });
   }
   return v;
 }
