@@ -4,6 +4,8 @@
  * Plain records in, numbers or plain records out.
  */
 import { boundedStretch, STRETCH_THRESHOLD } from '../bounds/maxstretch';
+import { InputError } from '../util/errors';
+import { InvariantError, invariantChecksEnabled } from '../util/invariants';
 
 export { boundedStretch, STRETCH_THRESHOLD };
 
@@ -19,9 +21,23 @@ export interface FinishedDfrsJob {
 }
 
 function checkFinished(jobs: readonly FinishedDfrsJob[], where: string): void {
+  const checks = invariantChecksEnabled();
   jobs.forEach((j, i) => {
     if (!Number.isFinite(j.completion) || !Number.isFinite(j.submit) || j.completion < j.submit - 1e-9) {
-      throw new RangeError(`${where}: job at index ${i} needs finite submit <= completion, got submit=${j.submit}, completion=${j.completion}`);
+      throw new InputError(`${where}: job at index ${i} needs finite submit <= completion, got submit=${j.submit}, completion=${j.completion}`, {
+        source: where,
+        field: `jobs[${i}].completion`,
+      });
+    }
+    if (!(Number.isFinite(j.runtime) && j.runtime >= 0)) {
+      throw new InputError(`${where}: job at index ${i} needs a finite runtime >= 0, got ${j.runtime}`, { source: where, field: `jobs[${i}].runtime` });
+    }
+    // Stretch >= 1: a job never runs faster than at yield 1.
+    if (checks && j.completion - j.submit < j.runtime - (1e-9 * Math.abs(j.completion) + 1e-6)) {
+      throw new InvariantError('dfrs/stretch', `${where}: completed ${j.completion - j.submit} s after submission, less than its run time ${j.runtime} s`, {
+        job: i,
+        time: j.completion,
+      });
     }
   });
 }
@@ -39,7 +55,13 @@ export function maxBoundedStretch(jobs: readonly FinishedDfrsJob[], threshold = 
 
 /** Degradation from bound (section 6.1): achieved maximum stretch / lower bound on the optimum. */
 export function degradationFromBound(maxStretch: number, bound: number): number {
-  if (!(bound >= 1) || !Number.isFinite(bound)) throw new RangeError(`degradationFromBound: bound must be a finite number >= 1, got ${bound}`);
+  if (!(bound >= 1) || !Number.isFinite(bound)) {
+    throw new InputError(`degradationFromBound: bound must be a finite number >= 1, got ${bound}`, { source: 'degradationFromBound', field: 'bound' });
+  }
+  // A lower bound on the optimal maximum stretch is below what any schedule achieves.
+  if (invariantChecksEnabled() && maxStretch < bound * (1 - 1e-6)) {
+    throw new InvariantError('dfrs/bound', `maximum stretch ${maxStretch} is below the lower bound ${bound}`);
+  }
   return maxStretch / bound;
 }
 
@@ -64,7 +86,7 @@ export interface Underutilization {
  * @param capacity |P|, the number of nodes (CPU capacity in node units).
  */
 export function underutilization(jobs: readonly FinishedDfrsJob[], capacity: number): Underutilization {
-  if (!(capacity > 0)) throw new RangeError(`underutilization: capacity must be > 0, got ${capacity}`);
+  if (!(capacity > 0)) throw new InputError(`underutilization: capacity must be > 0, got ${capacity}`, { source: 'underutilization', field: 'capacity' });
   checkFinished(jobs, 'underutilization');
   const events: { t: number; d: number }[] = [];
   let work = 0;
@@ -83,6 +105,10 @@ export function underutilization(jobs: readonly FinishedDfrsJob[], capacity: num
     prev = e.t;
   }
   const under = integral - work;
+  // u(t) <= min(|P|, D(t)) at every instant, so the integral of the difference is >= 0.
+  if (invariantChecksEnabled() && under < -1e-7 * Math.max(1, work)) {
+    throw new InvariantError('dfrs/underutilization', `underutilization ${under} < 0: the jobs received more CPU than their demand or the platform allows`);
+  }
   return { underutilization: under, work, normalized: work > 0 ? under / work : 0 };
 }
 
@@ -128,7 +154,7 @@ export interface ReschedulingCosts {
  */
 export function reschedulingCosts(jobs: readonly RescheduledJob[], options: ReschedulingOptions = {}): ReschedulingCosts {
   const gb = options.nodeMemoryGB ?? 8;
-  if (!(gb > 0)) throw new RangeError(`reschedulingCosts: nodeMemoryGB must be > 0, got ${gb}`);
+  if (!(gb > 0)) throw new InputError(`reschedulingCosts: nodeMemoryGB must be > 0, got ${gb}`, { source: 'reschedulingCosts', field: 'nodeMemoryGB' });
   checkFinished(jobs, 'reschedulingCosts');
   if (jobs.length === 0) {
     return { preemptionsPerHour: 0, migrationsPerHour: 0, preemptionsPerJob: 0, migrationsPerJob: 0, preemptionGBps: 0, migrationGBps: 0, spanSeconds: 0 };

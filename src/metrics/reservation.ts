@@ -3,6 +3,7 @@
  * acceptance rate, average slowdown of accepted jobs, utilization, and 95%
  * confidence intervals over seeded replications.
  */
+import { InputError } from '../util/errors';
 import { mean, sampleStandardDeviation } from 'simple-statistics';
 import { tCritical } from '../analysis/summarize';
 
@@ -28,7 +29,7 @@ export function acceptanceRate(outcomes: readonly ReservationOutcomeLike[]): num
 
 /** Slowdown of one accepted job: (start − ready + duration) / duration. */
 export function reservationSlowdown(o: ReservationOutcomeLike): number {
-  if (!o.accepted || o.start === undefined) throw new RangeError(`reservationSlowdown: job ${o.id} was not accepted`);
+  if (!o.accepted || o.start === undefined) throw new InputError(`reservationSlowdown: job ${o.id} was not accepted`, { source: 'reservationSlowdown', field: 'accepted' });
   return (o.start - o.ready + o.duration) / o.duration;
 }
 
@@ -49,7 +50,7 @@ export function averageSlowdown(outcomes: readonly ReservationOutcomeLike[]): nu
  * machineSize × (last reservation end − first arrival). NaN when nothing was accepted.
  */
 export function reservationUtilization(outcomes: readonly ReservationOutcomeLike[], machineSize: number): number {
-  if (!(machineSize > 0)) throw new RangeError(`reservationUtilization: machineSize must be > 0, got ${machineSize}`);
+  if (!(machineSize > 0)) throw new InputError(`reservationUtilization: machineSize must be > 0, got ${machineSize}`, { source: 'reservationUtilization', field: 'machineSize' });
   let work = 0;
   let first = Infinity;
   let last = -Infinity;
@@ -97,8 +98,8 @@ export interface ConfidenceInterval {
  * (sample standard deviation, Student t with n − 1 degrees of freedom).
  */
 export function confidenceInterval95(values: readonly number[]): ConfidenceInterval {
-  if (values.length === 0) throw new RangeError('confidenceInterval95: no values');
-  if (values.some((v) => !Number.isFinite(v))) throw new RangeError(`confidenceInterval95: non-finite value in ${values.join(', ')}`);
+  if (values.length === 0) throw new InputError('confidenceInterval95: no values', { source: 'confidenceInterval95', field: 'values' });
+  if (values.some((v) => !Number.isFinite(v))) throw new InputError(`confidenceInterval95: non-finite value in ${values.join(', ')}`, { source: 'confidenceInterval95', field: 'values' });
   const m = mean(values as number[]);
   const hw = values.length < 2 ? 0 : (tCritical(values.length - 1) * sampleStandardDeviation(values as number[])) / Math.sqrt(values.length);
   return { n: values.length, mean: m, halfWidth: hw, low: m - hw, high: m + hw };

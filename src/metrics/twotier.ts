@@ -4,7 +4,9 @@
  * confidence intervals (the paper uses the batch means method without giving
  * its settings; ours are options with the defaults below).
  */
+import { InputError } from '../util/errors';
 import { boundedSlowdown, responseTime, TimedJob } from './jobs';
+import { InvariantError, invariantChecksEnabled } from '../util/invariants';
 
 /** Two-sided 97.5% quantiles of Student's t for 1..30 degrees of freedom. */
 const T975 = [
@@ -14,7 +16,7 @@ const T975 = [
 
 /** 0.975 quantile of Student's t with `df` degrees of freedom (Cornish–Fisher beyond 30). */
 export function tQuantile975(df: number): number {
-  if (!(df >= 1)) throw new RangeError(`tQuantile975: df must be >= 1, got ${df}`);
+  if (!(df >= 1)) throw new InputError(`tQuantile975: df must be >= 1, got ${df}`, { source: 'tQuantile975', field: 'df' });
   if (df <= 30) return T975[Math.floor(df) - 1];
   const z = 1.959964;
   return z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df * df);
@@ -45,11 +47,11 @@ export interface BatchMeansResult {
 export function batchMeans(values: readonly number[], options: BatchMeansOptions = {}): BatchMeansResult {
   const b = options.batches ?? 10;
   const warm = options.warmupFraction ?? 0;
-  if (!Number.isInteger(b) || b < 2) throw new RangeError(`batchMeans: batches must be an integer >= 2, got ${b}`);
-  if (!(warm >= 0 && warm < 1)) throw new RangeError(`batchMeans: warmupFraction must be in [0, 1), got ${warm}`);
+  if (!Number.isInteger(b) || b < 2) throw new InputError(`batchMeans: batches must be an integer >= 2, got ${b}`, { source: 'batchMeans', field: 'batches' });
+  if (!(warm >= 0 && warm < 1)) throw new InputError(`batchMeans: warmupFraction must be in [0, 1), got ${warm}`, { source: 'batchMeans', field: 'warmupFraction' });
   const start = Math.floor(values.length * warm);
   const size = Math.floor((values.length - start) / b);
-  if (size < 1) throw new RangeError(`batchMeans: ${values.length - start} values are too few for ${b} batches`);
+  if (size < 1) throw new InputError(`batchMeans: ${values.length - start} values are too few for ${b} batches`, { source: 'batchMeans', field: 'values' });
   const means: number[] = [];
   for (let k = 0; k < b; k++) {
     let s = 0;
@@ -84,10 +86,19 @@ export interface TwoTierMetrics {
  */
 export function twoTierMetrics(jobs: readonly TimedJob[], options: TwoTierMetricOptions = {}): TwoTierMetrics {
   const tau = options.tau ?? 10;
-  if (jobs.length === 0) throw new RangeError('twoTierMetrics: no jobs');
+  if (jobs.length === 0) throw new InputError('twoTierMetrics: no jobs', { source: 'twoTierMetrics', field: 'jobs' });
   const ordered = jobs.slice().sort((a, b) => a.submit - b.submit);
   const resp = ordered.map((j) => responseTime(j));
   const bsld = ordered.map((j) => boundedSlowdown(j, tau));
+  if (invariantChecksEnabled()) {
+    // A job never runs faster than on a dedicated processor: response >= run time, bounded slowdown >= 1.
+    ordered.forEach((j, k) => {
+      const rt = j.runtime ?? j.end - j.start;
+      if (!(bsld[k] >= 1) || resp[k] < rt - (1e-6 + 1e-9 * Math.abs(j.end))) {
+        throw new InvariantError('twotier/slowdown', `response ${resp[k]} s for a run time of ${rt} s (bounded slowdown ${bsld[k]})`, { job: j.id, time: j.end });
+      }
+    });
+  }
   const avg = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
   const batches = Math.min(options.batches ?? 10, Math.max(2, Math.floor(jobs.length / 2)));
   const r = batchMeans(resp, { ...options, batches });
@@ -97,13 +108,13 @@ export function twoTierMetrics(jobs: readonly TimedJob[], options: TwoTierMetric
 
 /** Relative improvement of `value` over `baseline` (positive = better, i.e. smaller). */
 export function improvement(baseline: number, value: number): number {
-  if (!(baseline > 0)) throw new RangeError(`improvement: baseline must be > 0, got ${baseline}`);
+  if (!(baseline > 0)) throw new InputError(`improvement: baseline must be > 0, got ${baseline}`, { source: 'improvement', field: 'baseline' });
   return (baseline - value) / baseline;
 }
 
 /** Maximum and average of relative improvements over a set of loads. */
 export function improvementSummary(pairs: readonly { baseline: number; value: number }[]): { max: number; mean: number; n: number } {
-  if (pairs.length === 0) throw new RangeError('improvementSummary: no pairs');
+  if (pairs.length === 0) throw new InputError('improvementSummary: no pairs', { source: 'improvementSummary', field: 'pairs' });
   const imps = pairs.map((p) => improvement(p.baseline, p.value));
   return { max: Math.max(...imps), mean: imps.reduce((s, x) => s + x, 0) / imps.length, n: imps.length };
 }

@@ -21,6 +21,7 @@
  *   terminates"), with the same size and runtime.
  * - arrivals of new (first-run) jobs: Poisson.
  */
+import { InputError } from '../util/errors';
 import { Rng, Seed } from '../util/random';
 import { WorkloadJob } from './job';
 
@@ -122,12 +123,44 @@ export function feitelson96Stats(params: Feitelson96Params): { meanProcs: number
   return { meanProcs, meanRuntime, serialFraction: pr[1], pow2Share: pow2 / (1 - pr[1]), meanWork };
 }
 
+/** Throw an InputError naming `source` and the field unless `x` is a finite number within [lo, hi] (integer when asked). */
+function checkNumber(x: unknown, source: string, field: string, lo: number, hi: number, integer = false): void {
+  const ok = typeof x === 'number' && Number.isFinite(x) && x >= lo && x <= hi && (!integer || Number.isInteger(x));
+  if (!ok) {
+    const what = `${integer ? 'an integer' : 'a finite number'} in [${lo}, ${hi}]`;
+    throw new InputError(`${source}: ${field} must be ${what}, got ${String(x)}`, { source, field });
+  }
+}
+
+/** Validate a parameter set (e.g. one passed to `generateFeitelson96`); errors name the field. */
+export function checkFeitelson96Params(p: Feitelson96Params, source = 'Feitelson96Params'): void {
+  if (p === null || typeof p !== 'object') throw new InputError(`${source}: params must be an object, got ${String(p)}`, { source, field: 'params' });
+  checkNumber(p.machineSize, source, 'machineSize', 1, 1e7, true);
+  checkNumber(p.serialFraction, source, 'serialFraction', 0, 1);
+  checkNumber(p.sizeExponent, source, 'sizeExponent', -100, 100);
+  checkNumber(p.pow2Weight, source, 'pow2Weight', 0, 1e12);
+  checkNumber(p.shortMean, source, 'shortMean', Number.MIN_VALUE, 1e12);
+  checkNumber(p.longMean, source, 'longMean', Number.MIN_VALUE, 1e12);
+  checkNumber(p.longProb, source, 'longProb', 0, 1);
+  checkNumber(p.repeatExponent, source, 'repeatExponent', -100, 100);
+  checkNumber(p.maxRepeats, source, 'maxRepeats', 1, 1e6, true);
+  checkNumber(p.meanInterarrival, source, 'meanInterarrival', Number.MIN_VALUE, 1e12);
+  if (p.machineSize === 1 && p.serialFraction < 1) {
+    throw new InputError(`${source}: serialFraction must be 1 on a one-processor machine, got ${p.serialFraction}`, { source, field: 'serialFraction' });
+  }
+}
+
 /** Solve the model's free parameters for `targets` (see the file comment). */
 export function calibrateFeitelson96(targets: Feitelson96Targets = MEASY_FWLOAD_TARGETS): Feitelson96Params {
+  const src = 'calibrateFeitelson96';
+  if (targets === null || typeof targets !== 'object') throw new InputError(`${src}: targets must be an object, got ${String(targets)}`, { source: src, field: 'targets' });
+  checkNumber(targets.machineSize, src, 'machineSize', 2, 1e7, true);
+  checkNumber(targets.meanProcs, src, 'meanProcs', Number.MIN_VALUE, 1e12); // reachability is checked below
+  checkNumber(targets.meanRuntime, src, 'meanRuntime', Number.MIN_VALUE, 1e12);
   const P = targets.machineSize;
-  if (!(targets.serialFraction > 0 && targets.serialFraction < 1)) throw new RangeError(`calibrateFeitelson96: serialFraction must be in (0, 1), got ${targets.serialFraction}`);
-  if (!(targets.pow2Share > 0 && targets.pow2Share < 1)) throw new RangeError(`calibrateFeitelson96: pow2Share must be in (0, 1), got ${targets.pow2Share}`);
-  if (!(targets.runtimeCv > 1)) throw new RangeError(`calibrateFeitelson96: runtimeCv must exceed 1 (the model's runtimes have CV > 1), got ${targets.runtimeCv}`);
+  if (!(targets.serialFraction > 0 && targets.serialFraction < 1)) throw new InputError(`calibrateFeitelson96: serialFraction must be in (0, 1), got ${targets.serialFraction}`, { source: 'calibrateFeitelson96', field: 'serialFraction' });
+  if (!(targets.pow2Share > 0 && targets.pow2Share < 1)) throw new InputError(`calibrateFeitelson96: pow2Share must be in (0, 1), got ${targets.pow2Share}`, { source: 'calibrateFeitelson96', field: 'pow2Share' });
+  if (!(targets.runtimeCv > 1)) throw new InputError(`calibrateFeitelson96: runtimeCv must exceed 1 (the model's runtimes have CV > 1), got ${targets.runtimeCv}`, { source: 'calibrateFeitelson96', field: 'runtimeCv' });
   // for a given α, B follows from the power-of-two share
   const weightFor = (alpha: number) => {
     let s2 = 0;
@@ -144,7 +177,7 @@ export function calibrateFeitelson96(targets: Feitelson96Targets = MEASY_FWLOAD_
   let lo = 0;
   let hi = 4;
   if (!(meanFor(lo) >= targets.meanProcs && meanFor(hi) <= targets.meanProcs)) {
-    throw new RangeError(`calibrateFeitelson96: mean size ${targets.meanProcs} is out of reach on ${P} processors`);
+    throw new InputError(`calibrateFeitelson96: mean size ${targets.meanProcs} is out of reach on ${P} processors`, { source: 'calibrateFeitelson96', field: 'meanProcs' });
   }
   for (let it = 0; it < 200; it++) {
     const mid = (lo + hi) / 2;
@@ -209,9 +242,11 @@ function drawCdf(cdf: Float64Array, u: number): number {
 
 /** Generate `jobs` jobs, sorted by submit time, ids 1..jobs. Deterministic for a seed. */
 export function generateFeitelson96(options: Feitelson96Options): WorkloadJob[] {
+  if (options === null || typeof options !== 'object') throw new InputError('generateFeitelson96: options must be an object', { source: 'generateFeitelson96', field: 'options' });
   const p = options.params ?? FEITELSON96_PARAMS;
+  if (options.params !== undefined) checkFeitelson96Params(options.params, 'generateFeitelson96 params');
   const N = options.jobs;
-  if (!Number.isInteger(N) || N < 0) throw new RangeError(`generateFeitelson96: jobs must be an integer >= 0, got ${N}`);
+  if (!Number.isInteger(N) || N < 0) throw new InputError(`generateFeitelson96: jobs must be an integer >= 0, got ${N}`, { source: 'generateFeitelson96', field: 'jobs' });
   const rng = new Rng(options.seed ?? 1);
   const pr = feitelson96SizeProbabilities(p);
   const sizeCdf = new Float64Array(pr.length);

@@ -12,6 +12,7 @@
  * default parameters (`JANN97_PARAMS`) are that fit calibrated to the MEASY
  * paper's stated JWload statistics (`calibrateJann97`).
  */
+import { InputError } from '../util/errors';
 import { Rng, Seed } from '../util/random';
 import { WorkloadJob } from './job';
 
@@ -58,7 +59,7 @@ export function scaleHyperErlang(h: HyperErlang, factor: number): HyperErlang {
  * Erlang of order round(1 / scv).
  */
 export function fitHyperErlang(m1: number, m2: number, m3: number, maxOrder = 30): HyperErlang & { matched: 2 | 3 } {
-  if (!(m1 > 0) || !(m2 > 0) || !(m3 > 0)) throw new RangeError(`fitHyperErlang: moments must be positive, got ${m1}, ${m2}, ${m3}`);
+  if (!(m1 > 0) || !(m2 > 0) || !(m3 > 0)) throw new InputError(`fitHyperErlang: moments must be positive, got ${m1}, ${m2}, ${m3}`, { source: 'fitHyperErlang', field: 'moments' });
   for (let k = 1; k <= maxOrder; k++) {
     const a1 = m1 / k;
     const a2 = m2 / (k * (k + 1));
@@ -86,7 +87,7 @@ export function fitHyperErlang(m1: number, m2: number, m3: number, maxOrder = 30
 
 /** Fit to a sample (its first three raw moments). */
 export function fitHyperErlangSample(values: readonly number[]): HyperErlang & { matched: 2 | 3 } {
-  if (values.length === 0) throw new RangeError('fitHyperErlangSample: empty sample');
+  if (values.length === 0) throw new InputError('fitHyperErlangSample: empty sample', { source: 'fitHyperErlangSample', field: 'values' });
   let s1 = 0;
   let s2 = 0;
   let s3 = 0;
@@ -143,7 +144,7 @@ export const JANN97_CTC_WINDOW = { start: 0, end: 77.3 * 86400 };
 export function fitJann97(jobs: readonly WorkloadJob[], options: Jann97FitOptions = {}): Jann97Params {
   const P = options.machineSize ?? 320;
   const win = options.window ?? JANN97_CTC_WINDOW;
-  if (jobs.length === 0) throw new RangeError('fitJann97: no jobs');
+  if (jobs.length === 0) throw new InputError('fitJann97: no jobs', { source: 'fitJann97', field: 'jobs' });
   let t0 = Infinity;
   for (const j of jobs) if (j.submit < t0) t0 = j.submit;
   const inWin = jobs.filter((j) => j.submit - t0 >= win.start && j.submit - t0 < win.end && j.procs <= P && j.runtime >= 0);
@@ -211,7 +212,7 @@ export function calibrateJann97(params: Jann97Params, targets: Jann97Targets = M
   const need = (targets.meanProcs - targets.serialFraction * 1) / (1 - targets.serialFraction);
   let lo = -5;
   let hi = 5;
-  if (!(meanParallel(lo) <= need && meanParallel(hi) >= need)) throw new RangeError(`calibrateJann97: mean size ${targets.meanProcs} is out of reach of the size ranges`);
+  if (!(meanParallel(lo) <= need && meanParallel(hi) >= need)) throw new InputError(`calibrateJann97: mean size ${targets.meanProcs} is out of reach of the size ranges`, { source: 'calibrateJann97', field: 'meanProcs' });
   for (let it = 0; it < 200; it++) {
     const mid = (lo + hi) / 2;
     if (meanParallel(mid) < need) lo = mid;
@@ -277,6 +278,35 @@ export const JANN97_CTC_FIT: Jann97Params = {
 };
 
 /** Default generator parameters: the CTC fit calibrated to `MEASY_JWLOAD_TARGETS`. */
+/** Validate a Hyper-Erlang; errors name `source` and the field. */
+function checkHyperErlang(h: HyperErlang, source: string, field: string): void {
+  const bad = (f: string, v: unknown, what: string) => new InputError(`${source}: ${field}.${f} must be ${what}, got ${String(v)}`, { source, field: `${field}.${f}` });
+  if (h === null || typeof h !== 'object') throw new InputError(`${source}: ${field} must be a Hyper-Erlang {order, p, scale1, scale2}, got ${String(h)}`, { source, field });
+  if (!(Number.isInteger(h.order) && h.order >= 1)) throw bad('order', h.order, 'a positive integer');
+  if (!(h.p >= 0 && h.p <= 1)) throw bad('p', h.p, 'in [0, 1]');
+  if (!(h.scale1 > 0 && Number.isFinite(h.scale1))) throw bad('scale1', h.scale1, 'a finite number > 0');
+  if (!(h.scale2 > 0 && Number.isFinite(h.scale2))) throw bad('scale2', h.scale2, 'a finite number > 0');
+}
+
+/** Validate a parameter set (e.g. one passed to `generateJann97`); errors name the range and field. */
+export function checkJann97Params(params: Jann97Params, source = 'Jann97Params'): void {
+  if (params === null || typeof params !== 'object' || !Array.isArray(params.ranges)) {
+    throw new InputError(`${source}: params must be {ranges: [...], minRuntime}`, { source, field: 'ranges' });
+  }
+  if (params.ranges.length === 0) throw new InputError(`${source}: no size ranges`, { source, field: 'ranges' });
+  if (!(params.minRuntime >= 0 && Number.isFinite(params.minRuntime))) {
+    throw new InputError(`${source}: minRuntime must be a finite number >= 0, got ${params.minRuntime}`, { source, field: 'minRuntime' });
+  }
+  params.ranges.forEach((r, k) => {
+    const f = `ranges[${k}]`;
+    if (!(Number.isInteger(r.low) && Number.isInteger(r.high) && r.low >= 1 && r.low <= r.high)) {
+      throw new InputError(`${source}: ${f} needs integers 1 <= low <= high, got low ${r.low}, high ${r.high}`, { source, field: `${f}.low` });
+    }
+    checkHyperErlang(r.interarrival, source, `${f}.interarrival`);
+    checkHyperErlang(r.runtime, source, `${f}.runtime`);
+  });
+}
+
 export const JANN97_PARAMS: Jann97Params = JANN97_CTC_FIT.ranges.length > 0 ? calibrateJann97(JANN97_CTC_FIT) : JANN97_CTC_FIT;
 
 export interface Jann97Options {
@@ -293,10 +323,12 @@ export interface Jann97Options {
  * range's distribution. Deterministic for a seed.
  */
 export function generateJann97(options: Jann97Options): WorkloadJob[] {
+  if (options === null || typeof options !== 'object') throw new InputError('generateJann97: options must be an object', { source: 'generateJann97', field: 'options' });
   const params = options.params ?? JANN97_PARAMS;
+  if (options.params !== undefined) checkJann97Params(options.params, 'generateJann97 params');
   const n = options.jobs;
-  if (!Number.isInteger(n) || n < 0) throw new RangeError(`generateJann97: jobs must be an integer >= 0, got ${n}`);
-  if (params.ranges.length === 0) throw new Error('generateJann97: no parameters (JANN97_CTC_FIT is empty)');
+  if (!Number.isInteger(n) || n < 0) throw new InputError(`generateJann97: jobs must be an integer >= 0, got ${n}`, { source: 'generateJann97', field: 'jobs' });
+  if (params.ranges.length === 0) throw new InputError('generateJann97: no parameters (JANN97_CTC_FIT is empty)', { source: 'generateJann97', field: 'params' });
   const root = new Rng(options.seed ?? 1);
   const streams = params.ranges.map((r, k) => ({ r, rng: root.fork(`range${k}`), next: 0 }));
   for (const s of streams) s.next = sampleHyperErlang(s.rng, s.r.interarrival);

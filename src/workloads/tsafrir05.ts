@@ -4,6 +4,7 @@
  * of jobs) plus a long tail of other values, assigned so that every estimate
  * is at least its job's runtime. Parameters: MODELS.md section 2.
  */
+import { InputError } from '../util/errors';
 import { Rng, Seed } from '../util/random';
 import { WorkloadJob } from './job';
 
@@ -171,16 +172,20 @@ export interface TsafrirResult {
  * least its runtime, so every estimate is ≥ its runtime.
  */
 export function tsafrirEstimates(runtimes: readonly number[], options: TsafrirOptions = {}): TsafrirResult {
+  if (!Array.isArray(runtimes)) throw new InputError('tsafrirEstimates: runtimes must be an array', { source: 'tsafrirEstimates', field: 'runtimes' });
+  if (options.maxEstimate !== undefined && !(typeof options.maxEstimate === 'number' && Number.isFinite(options.maxEstimate))) {
+    throw new InputError(`tsafrirEstimates: maxEstimate must be a finite number, got ${String(options.maxEstimate)}`, { source: 'tsafrirEstimates', field: 'maxEstimate' });
+  }
   const n = runtimes.length;
   if (n === 0) return { estimates: [], bins: [], maxEstimate: options.maxEstimate ?? 3600, shortfalls: 0 };
   let maxRt = 0;
   runtimes.forEach((r, k) => {
-    if (!(r >= 0) || !Number.isFinite(r)) throw new RangeError(`tsafrirEstimates: runtime[${k}] = ${r} is not a finite number >= 0`);
+    if (!(r >= 0) || !Number.isFinite(r)) throw new InputError(`tsafrirEstimates: runtime[${k}] = ${r} is not a finite number >= 0`, { source: 'tsafrirEstimates', field: `runtimes[${k}]` });
     if (r > maxRt) maxRt = r;
   });
   const maxEstimate = options.maxEstimate ?? Math.max(Math.ceil(maxRt), 3600);
-  if (maxEstimate < 3600) throw new RangeError(`tsafrirEstimates: maxEstimate must be at least 3600 s (one hour), got ${maxEstimate}`);
-  if (maxEstimate < maxRt) throw new RangeError(`tsafrirEstimates: maxEstimate ${maxEstimate} is below the largest runtime ${maxRt}`);
+  if (maxEstimate < 3600) throw new InputError(`tsafrirEstimates: maxEstimate must be at least 3600 s (one hour), got ${maxEstimate}`, { source: 'tsafrirEstimates', field: 'maxEstimate' });
+  if (maxEstimate < maxRt) throw new InputError(`tsafrirEstimates: maxEstimate ${maxEstimate} is below the largest runtime ${maxRt}`, { source: 'tsafrirEstimates', field: 'maxEstimate' });
   const rng = new Rng(options.seed ?? 1);
   const bins = tsafrirBins(n, maxEstimate, rng);
   const pool: number[] = [];

@@ -6,7 +6,9 @@
  * Every function here returns yields with, on every node,
  * Σ yield × need ≤ 1 and, for every job, yield ≤ its cap (1 by default).
  */
-import lpSolver from 'javascript-lp-solver';
+import { LpModel, lpValue, runLp } from '../vcsched/lpsolver';
+import { solverFailureKind } from '../vcsched/improve';
+import { InputError, SolverError } from '../../util/errors';
 
 /** A job whose tasks are placed: its CPU need per task and the node of each task. */
 export interface MappedJob {
@@ -26,7 +28,7 @@ function nodeCoefficients(jobs: readonly MappedJob[], nodeCount: number): { job:
   jobs.forEach((j, idx) => {
     for (let k = 0; k < j.nodes.length; k++) {
       const n = j.nodes[k];
-      if (!(n >= 0 && n < nodeCount)) throw new RangeError(`job #${idx}: task ${k} is on node ${n}, outside 0..${nodeCount - 1}`);
+      if (!(n >= 0 && n < nodeCount)) throw new InputError(`DFRS allocation: job #${idx}: task ${k} is on node ${n}, outside 0..${nodeCount - 1}`, { source: 'DFRS allocation', field: `jobs[${idx}].nodes[${k}]` });
       const list = perNode[n];
       const last = list.length > 0 ? list[list.length - 1] : undefined;
       if (last && last.job === idx) last.coef += j.need;
@@ -136,6 +138,12 @@ function repair(jobs: readonly MappedJob[], nodeCount: number, y: Float64Array, 
 /**
  * Solve max Σ w_j y_j subject to lower_j ≤ y_j ≤ cap_j and node capacities,
  * with javascript-lp-solver. The LP is written on z_j = y_j − lower_j ≥ 0.
+ *
+ * z = 0 is feasible and z_j ≤ cap_j − lower_j bounds the objective, so the
+ * only right answer is an optimum: an infeasible or unbounded verdict, a
+ * solver exception, or values that break the LP (checked by runLp) throw a
+ * SolverError rather than falling back to the lower bounds, which would be a
+ * silently worse allocation.
  */
 function weightedLp(jobs: readonly MappedJob[], nodeCount: number, lower: ArrayLike<number>, weight: ArrayLike<number>): Float64Array {
   const n = jobs.length;
@@ -165,12 +173,12 @@ function weightedLp(jobs: readonly MappedJob[], nodeCount: number, lower: ArrayL
     if (used) constraints[`n${i}`] = { max: residual };
   }
   if (Object.keys(variables).length === 0) return y;
-  const res = lpSolver.Solve({ optimize: 'obj', opType: 'max', constraints, variables }) as Record<string, unknown>;
-  if (res.feasible === false) return y; // lower bounds alone are feasible by construction; keep them
-  for (let j = 0; j < n; j++) {
-    const v = res[`z${j}`];
-    if (typeof v === 'number') y[j] = lower[j] + v;
+  const model: LpModel = { optimize: 'obj', opType: 'max', constraints, variables };
+  const run = runLp(model);
+  if (run.status !== 'optimal') {
+    throw new SolverError('DFRS opt=avg LP', solverFailureKind(run.status), `${n} jobs on ${nodeCount} nodes: ${run.message ?? `solver reported ${run.status}`}`);
   }
+  for (let j = 0; j < n; j++) if (variables[`z${j}`]) y[j] = lower[j] + lpValue(run, `z${j}`);
   return repair(jobs, nodeCount, y, lower);
 }
 
@@ -221,7 +229,7 @@ export function minMaxStretchYields(
   const n = jobs.length;
   const y = new Float64Array(n);
   if (n === 0) return y;
-  if (!(period > 0)) throw new RangeError(`minMaxStretchYields: period must be > 0, got ${period}`);
+  if (!(period > 0)) throw new InputError(`minMaxStretchYields: period must be > 0, got ${period}`, { source: 'minMaxStretchYields', field: 'period' });
   const perNode = nodeCoefficients(jobs, nodeCount);
   const cap = jobs.map((j) => j.maxYield ?? 1);
   const active = new Uint8Array(n).fill(1);

@@ -13,6 +13,7 @@
  * EASY gets perfect run-time knowledge (the paper's assumption).
  */
 import { simulateBatch } from '../batch';
+import { InputError } from '../../util/errors';
 import type { WorkloadJob } from '../../workloads/job';
 import type { DfrsJob } from '../../workloads/dfrs';
 import type { DfrsJobOutcome } from './simulator';
@@ -39,13 +40,16 @@ export function simulateDfrsBatch(jobs: readonly DfrsJob[], options: DfrsBatchOp
   const unit = options.unit ?? 'node';
   const cores = options.cores ?? 1;
   if (unit === 'core' && !(Number.isInteger(cores) && cores >= 1)) {
-    throw new RangeError(`simulateDfrsBatch: unit 'core' needs cores >= 1, got ${options.cores}`);
+    throw new InputError(`simulateDfrsBatch: unit 'core' needs cores >= 1, got ${options.cores}`, { source: 'simulateDfrsBatch', field: 'cores' });
   }
   const machineSize = unit === 'node' ? options.nodes : options.nodes * cores;
   const batchJobs: WorkloadJob[] = jobs.map((j, i) => {
     const procs = batchProcessors(j, unit, cores);
     if (procs > machineSize) {
-      throw new RangeError(`simulateDfrsBatch: job at index ${i} (id ${j.id}) needs ${procs} processors, the machine has ${machineSize}`);
+      throw new InputError(`simulateDfrsBatch: job at index ${i} (id ${j.id}) needs ${procs} processors, the machine has ${machineSize}`, {
+        source: 'simulateDfrsBatch',
+        field: `jobs[${i}].tasks`,
+      });
     }
     return { id: j.id, submit: j.submit, runtime: j.runtime, procs, requestedTime: j.estimate ?? j.runtime };
   });

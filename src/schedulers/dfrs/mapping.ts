@@ -10,6 +10,8 @@
  */
 import { CAPACITY_EPSILON, McbVariant, maximizeMinYield, packArrays, YieldTask } from '../packing';
 import { yieldForInverseStretch } from './allocation';
+import { InputError } from '../../util/errors';
+import { InvariantError } from '../../util/invariants';
 
 /** What the mappers know about a job in the system at a decision time. */
 export interface ActiveJob {
@@ -162,7 +164,7 @@ export function preemptiveGreedy(
 
   for (const r of stillMarked) addTasks(usage, r, r.nodes as Int32Array, -1);
   const placed = greedyPlace(job, usage);
-  if (!placed) throw new Error('preemptiveGreedy: internal error, job does not fit after pausing the marked jobs');
+  if (!placed) throw new InvariantError('dfrs/greedy', 'preemptiveGreedy: the job does not fit after pausing the marked jobs');
 
   const paused: ActiveJob[] = [];
   const moved = new Map<ActiveJob, Int32Array>();
@@ -331,7 +333,7 @@ export function mcb8StretchMapping(
   period: number,
   options: GlobalMappingOptions,
 ): GlobalMappingResult {
-  if (!(period > 0)) throw new RangeError(`mcb8StretchMapping: period must be > 0, got ${period}`);
+  if (!(period > 0)) throw new InputError(`mcb8StretchMapping: period must be > 0, got ${period}`, { source: 'mcb8StretchMapping', field: 'period' });
   const { nodeCount } = options;
   const tolerance = options.tolerance ?? 0.01;
   const variant = options.variant ?? 8;

@@ -13,6 +13,8 @@
 // Examples: "GreedyPM */per/opt=min/minvt=600", "MCB8 */opt=avg/minft=300",
 // "/stretch-per/opt=max/minvt=600".
 
+import { InputError } from '../../util/errors';
+
 export type SubmitAction = 'none' | 'Greedy' | 'GreedyP' | 'GreedyPM' | 'MCB8';
 export type CompletionAction = 'none' | 'Greedy' | 'MCB8';
 export type PeriodicAction = 'none' | 'MCB8' | 'MCB8-stretch';
@@ -48,25 +50,25 @@ const SUBMIT_NAMES: Record<string, SubmitAction> = {
  * Defaults (the paper always states them, we do not require it): opt=min for
  * yield-based algorithms, opt=max for /stretch-per.
  *
- * @throws Error naming the offending token when the name is not one of the
+ * @throws InputError naming the offending token (`field`) when the name is not one of the
  *   paper's combinations (Table 1) or a parameter is malformed.
  */
 export function parseAlgorithm(name: string): DfrsAlgorithm {
-  if (typeof name !== 'string') throw new TypeError(`algorithm name must be a string, got ${typeof name}`);
+  if (typeof name !== 'string') throw new InputError(`parseAlgorithm: algorithm name must be a string, got ${typeof name}`, { source: 'parseAlgorithm', field: 'name' });
   const where = `algorithm name "${name}"`;
+  // Every error names the whole name (source) and the offending part (field).
+  const bad = (message: string, part: string) => new InputError(message, { source: where, field: part });
   let parts = name.trim().split('/').map((p) => p.trim());
   if (parts.length > 0 && (parts[0] === 'per' || parts[0] === 'stretch-per')) parts = ['', ...parts];
   const head = parts[0];
   const star = /\*\s*$/.test(head);
   const base = head.replace(/\s*\*\s*$/, '').trim();
   if (!(base in SUBMIT_NAMES)) {
-    throw new Error(
-      `${where}: unknown submission policy "${base}" (expected one of Greedy, GreedyP, GreedyPM, MCB8, or nothing before the first '/')`,
-    );
+    throw bad(`${where}: unknown submission policy "${base}" (expected one of Greedy, GreedyP, GreedyPM, MCB8, or nothing before the first '/')`, head);
   }
-  if (base.includes('*')) throw new Error(`${where}: misplaced '*' in "${head}"`);
+  if (base.includes('*')) throw bad(`${where}: misplaced '*' in "${head}"`, head);
   const onSubmit = SUBMIT_NAMES[base];
-  if (star && onSubmit === 'none') throw new Error(`${where}: '*' (schedule on completion) needs a submission policy before it`);
+  if (star && onSubmit === 'none') throw bad(`${where}: '*' (schedule on completion) needs a submission policy before it`, head);
   const onCompletion: CompletionAction = !star ? 'none' : onSubmit === 'MCB8' ? 'MCB8' : 'Greedy';
 
   let periodic: PeriodicAction = 'none';
@@ -77,45 +79,45 @@ export function parseAlgorithm(name: string): DfrsAlgorithm {
   for (let i = 1; i < parts.length; i++) {
     const tok = parts[i];
     if (tok === 'per' || tok === 'stretch-per') {
-      if (i !== 1) throw new Error(`${where}: "${tok}" must be the second part of the name`);
+      if (i !== 1) throw bad(`${where}: "${tok}" must be the second part of the name`, tok);
       periodic = tok === 'per' ? 'MCB8' : 'MCB8-stretch';
       continue;
     }
     const m = /^([a-z]+)\s*=\s*(.+)$/.exec(tok);
-    if (!m) throw new Error(`${where}: unknown part "${tok}" (expected per, stretch-per, opt=..., minvt=..., minft=... or period=...)`);
+    if (!m) throw bad(`${where}: unknown part "${tok}" (expected per, stretch-per, opt=..., minvt=..., minft=... or period=...)`, tok);
     const [, key, value] = m;
     if (seen.has(key) || (key === 'minvt' && seen.has('minft')) || (key === 'minft' && seen.has('minvt'))) {
-      throw new Error(`${where}: "${tok}" repeats or conflicts with an earlier parameter`);
+      throw bad(`${where}: "${tok}" repeats or conflicts with an earlier parameter`, tok);
     }
     seen.add(key);
     if (key === 'opt') {
-      if (value !== 'min' && value !== 'avg' && value !== 'max') throw new Error(`${where}: "${tok}": opt must be min, avg or max`);
+      if (value !== 'min' && value !== 'avg' && value !== 'max') throw bad(`${where}: "${tok}": opt must be min, avg or max`, tok);
       opt = value;
     } else if (key === 'minvt' || key === 'minft' || key === 'period') {
       const seconds = Number(value);
-      if (!/^\d+(\.\d+)?$/.test(value) || !(seconds > 0)) throw new Error(`${where}: "${tok}": ${key} must be a positive number of seconds`);
+      if (!/^\d+(\.\d+)?$/.test(value) || !(seconds > 0) || !Number.isFinite(seconds)) throw bad(`${where}: "${tok}": ${key} must be a positive number of seconds`, tok);
       if (key === 'period') period = seconds;
       else limit = { kind: key, seconds };
     } else {
-      throw new Error(`${where}: unknown parameter "${tok}" (expected opt, minvt, minft or period)`);
+      throw bad(`${where}: unknown parameter "${tok}" (expected opt, minvt, minft or period)`, tok);
     }
   }
 
   // Only the combinations of Table 1.
-  if (onSubmit === 'none' && periodic === 'none') throw new Error(`${where}: no action at all (add a submission policy or "per")`);
+  if (onSubmit === 'none' && periodic === 'none') throw bad(`${where}: no action at all (add a submission policy or "per")`, head);
   if (periodic === 'MCB8-stretch' && (onSubmit !== 'none' || star)) {
-    throw new Error(`${where}: "stretch-per" is only defined without submission/completion actions ("/stretch-per")`);
+    throw bad(`${where}: "stretch-per" is only defined without submission/completion actions ("/stretch-per")`, head);
   }
   if (onSubmit !== 'none' && !star && periodic === 'none') {
-    throw new Error(`${where}: "${base}" alone is not a Table 1 algorithm (add " *", "/per" or both)`);
+    throw bad(`${where}: "${base}" alone is not a Table 1 algorithm (add " *", "/per" or both)`, head);
   }
   const stretch = periodic === 'MCB8-stretch';
   if (opt === undefined) opt = stretch ? 'max' : 'min';
-  if (stretch && opt === 'min') throw new Error(`${where}: "opt=min" is not defined for stretch-per (use opt=max or opt=avg)`);
-  if (!stretch && opt === 'max') throw new Error(`${where}: "opt=max" is only defined for stretch-per (use opt=min or opt=avg)`);
+  if (stretch && opt === 'min') throw bad(`${where}: "opt=min" is not defined for stretch-per (use opt=max or opt=avg)`, 'opt=min');
+  if (!stretch && opt === 'max') throw bad(`${where}: "opt=max" is only defined for stretch-per (use opt=min or opt=avg)`, 'opt=max');
   const usesMcb = onSubmit === 'MCB8' || periodic !== 'none';
-  if (limit && !usesMcb) throw new Error(`${where}: "${limit.kind}=${limit.seconds}" only affects MCB8, which this algorithm never runs`);
-  if (period !== undefined && periodic === 'none') throw new Error(`${where}: "period=${period}" given but the algorithm is not periodic`);
+  if (limit && !usesMcb) throw bad(`${where}: "${limit.kind}=${limit.seconds}" only affects MCB8, which this algorithm never runs`, `${limit.kind}=${limit.seconds}`);
+  if (period !== undefined && periodic === 'none') throw bad(`${where}: "period=${period}" given but the algorithm is not periodic`, `period=${period}`);
 
   const alg: DfrsAlgorithm = { name: '', onSubmit, onCompletion, periodic, opt };
   if (limit) alg.limit = limit;

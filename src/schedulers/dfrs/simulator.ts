@@ -26,10 +26,12 @@
  * on the estimated stretch for /stretch-per, with T = time to the next tick.
  */
 import { Simulation } from '../../engine/events';
+import { InputError } from '../../util/errors';
+import { InvariantError, invariantChecksEnabled } from '../../util/invariants';
 import type { McbVariant } from '../packing';
 import type { DfrsJob } from '../../workloads/dfrs';
 import { MappedJob, maxAvgYields, maxMinYields, minAvgStretchYields, minMaxStretchYields } from './allocation';
-import { checkAllocation, TaskAllocation } from './invariants';
+import { checkAllocation, TaskAllocation, verifyDfrsRun } from './invariants';
 import {
   ActiveJob,
   byPriority,
@@ -62,7 +64,14 @@ export interface DfrsSimulationOptions {
   mcbVariant?: McbVariant;
   /** Accuracy of MCB8's binary searches (default 0.01). */
   tolerance?: number;
-  /** Check memory/CPU/equal-share invariants after every decision (default false). */
+  /**
+   * Check the invariants (memory and CPU ≤ 100% per node, no task above its
+   * need, equal shares within a job, no job before its submission, each job
+   * receiving exactly its work, stretch ≥ 1) after every decision and at the
+   * end; a violation throws an InvariantError. Default: the toolkit-wide
+   * switch (`invariantChecksEnabled()`, SCHEDLAB_CHECK_INVARIANTS=1), read
+   * once when the run starts.
+   */
   checkInvariants?: boolean;
   /** Record the wall-clock time of every MCB8 / MCB8-stretch call (default true). */
   timeMcb?: boolean;
@@ -172,19 +181,23 @@ const PRIORITY_COMPLETION = 0;
 const PRIORITY_SUBMISSION = 1;
 const PRIORITY_PERIODIC = 2;
 
+const SRC = 'simulateDfrs';
+
 function validateJobs(jobs: readonly DfrsJob[], nodes: number): void {
+  if (!Array.isArray(jobs)) throw new InputError(`${SRC}: jobs must be an array, got ${typeof jobs}`, { source: SRC, field: 'jobs' });
   const ids = new Set<number>();
   jobs.forEach((j, i) => {
     const where = `job at index ${i} (id ${j.id})`;
-    if (ids.has(j.id)) throw new Error(`simulateDfrs: ${where}: duplicate id`);
+    const at = (field: string) => ({ source: SRC, field: `jobs[${i}].${field}` });
+    if (ids.has(j.id)) throw new InputError(`${SRC}: ${where}: duplicate id`, at('id'));
     ids.add(j.id);
-    if (!Number.isFinite(j.submit)) throw new RangeError(`simulateDfrs: ${where}: submit must be finite, got ${j.submit}`);
-    if (!(Number.isFinite(j.runtime) && j.runtime >= 0)) throw new RangeError(`simulateDfrs: ${where}: runtime must be >= 0, got ${j.runtime}`);
-    if (!(Number.isInteger(j.tasks) && j.tasks >= 1)) throw new RangeError(`simulateDfrs: ${where}: tasks must be a positive integer, got ${j.tasks}`);
-    if (!(j.cpuNeed > 0 && j.cpuNeed <= 1)) throw new RangeError(`simulateDfrs: ${where}: cpuNeed must be in (0, 1], got ${j.cpuNeed}`);
-    if (!(j.mem > 0 && j.mem <= 1)) throw new RangeError(`simulateDfrs: ${where}: mem must be in (0, 1], got ${j.mem}`);
+    if (!Number.isFinite(j.submit)) throw new InputError(`${SRC}: ${where}: submit must be finite, got ${j.submit}`, at('submit'));
+    if (!(Number.isFinite(j.runtime) && j.runtime >= 0)) throw new InputError(`${SRC}: ${where}: runtime must be >= 0, got ${j.runtime}`, at('runtime'));
+    if (!(Number.isInteger(j.tasks) && j.tasks >= 1)) throw new InputError(`${SRC}: ${where}: tasks must be a positive integer, got ${j.tasks}`, at('tasks'));
+    if (!(j.cpuNeed > 0 && j.cpuNeed <= 1)) throw new InputError(`${SRC}: ${where}: cpuNeed must be in (0, 1], got ${j.cpuNeed}`, at('cpuNeed'));
+    if (!(j.mem > 0 && j.mem <= 1)) throw new InputError(`${SRC}: ${where}: mem must be in (0, 1], got ${j.mem}`, at('mem'));
     if (!fitsInMemory(j.tasks, j.mem, new Float64Array(nodes))) {
-      throw new RangeError(`simulateDfrs: ${where}: ${j.tasks} tasks of memory ${j.mem} cannot fit on ${nodes} empty nodes`);
+      throw new InputError(`${SRC}: ${where}: ${j.tasks} tasks of memory ${j.mem} cannot fit on ${nodes} empty nodes`, at('tasks'));
     }
   });
 }
@@ -195,19 +208,20 @@ function validateJobs(jobs: readonly DfrsJob[], nodes: number): void {
  */
 export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOptions): DfrsSimulationResult {
   const nodes = options.nodes;
-  if (!(Number.isInteger(nodes) && nodes >= 1)) throw new RangeError(`simulateDfrs: nodes must be a positive integer, got ${nodes}`);
+  if (!(Number.isInteger(nodes) && nodes >= 1)) throw new InputError(`${SRC}: nodes must be a positive integer, got ${nodes}`, { source: SRC, field: 'nodes' });
   const alg = typeof options.algorithm === 'string' ? parseAlgorithm(options.algorithm) : options.algorithm;
   const period = alg.period ?? options.period ?? 600;
   const penalty = options.penalty ?? 300;
-  if (!(period > 0)) throw new RangeError(`simulateDfrs: period must be > 0, got ${period}`);
-  if (!(penalty >= 0)) throw new RangeError(`simulateDfrs: penalty must be >= 0, got ${penalty}`);
+  if (!(period > 0 && Number.isFinite(period))) throw new InputError(`${SRC}: period must be a finite number > 0, got ${period}`, { source: SRC, field: 'period' });
+  if (!(penalty >= 0 && Number.isFinite(penalty))) throw new InputError(`${SRC}: penalty must be a finite number >= 0, got ${penalty}`, { source: SRC, field: 'penalty' });
   if (options.cores !== undefined && !(Number.isInteger(options.cores) && options.cores >= 1)) {
-    throw new RangeError(`simulateDfrs: cores must be a positive integer, got ${options.cores}`);
+    throw new InputError(`${SRC}: cores must be a positive integer, got ${options.cores}`, { source: SRC, field: 'cores' });
   }
   validateJobs(jobs, nodes);
   const timeMcb = options.timeMcb ?? true;
   const vtDuringPenalty = options.virtualTimeDuringPenalty ?? false;
-  const check = options.checkInvariants ?? false;
+  // Read once per run: every check below sits behind this one boolean.
+  const check = options.checkInvariants ?? invariantChecksEnabled();
   const mapOpts = { nodeCount: nodes, limit: alg.limit, variant: options.mcbVariant, tolerance: options.tolerance };
 
   const order = jobs
@@ -300,7 +314,9 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
     }
     for (const [aj, newNodes] of next) {
       const j = aj as SimJob;
-      if (newNodes.length !== j.tasks) throw new Error(`simulateDfrs: mapper returned ${newNodes.length} nodes for job ${j.job.id} (${j.tasks} tasks)`);
+      if (newNodes.length !== j.tasks) {
+        throw new InvariantError('dfrs/tasks', `${alg.name}: mapper returned ${newNodes.length} nodes for ${j.tasks} tasks`, { job: j.job.id, time: t });
+      }
       if (running.has(j)) {
         const moved = tasksMoved(j.nodes as Int32Array, newNodes);
         if (moved > 0) {
@@ -311,6 +327,9 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
         j.nodes = newNodes;
         if (moved > 0) emit(j, t, 'move', moved);
       } else {
+        if (check && !(j.submitted && t >= j.job.submit)) {
+          throw new InvariantError('dfrs/release', `${alg.name}: given resources at ${t}, before its submission at ${j.job.submit}`, { job: j.job.id, time: t });
+        }
         if (j.everRan) startPenalty(j, t);
         else {
           j.everRan = true;
@@ -344,10 +363,14 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
           tasks.push({ job: j.job.id, node: (j.nodes as Int32Array)[k], cpu: j.yield * j.need, need: j.need, mem: j.mem });
         }
       }
-      checkAllocation(tasks, nodes, `simulateDfrs (${alg.name}) at t=${t}`, expected);
+      checkAllocation(tasks, nodes, `simulateDfrs (${alg.name}) at t=${t}`, expected, t);
       for (const j of active) {
-        if (!running.has(j) && (j.nodes !== null || j.yield !== 0)) throw new Error(`simulateDfrs at t=${t}: waiting job ${j.job.id} holds resources`);
-        if (j.yield > j.maxYield + 1e-9) throw new Error(`simulateDfrs at t=${t}: job ${j.job.id} yield ${j.yield} above its cap ${j.maxYield}`);
+        if (!running.has(j) && (j.nodes !== null || j.yield !== 0)) {
+          throw new InvariantError('dfrs/tasks', `${alg.name}: waiting job holds resources`, { job: j.job.id, time: t });
+        }
+        if (!(j.yield >= 0 && j.yield <= j.maxYield + 1e-9)) {
+          throw new InvariantError('dfrs/yield', `${alg.name}: yield ${j.yield} outside [0, ${j.maxYield}]`, { job: j.job.id, time: t });
+        }
       }
     }
   };
@@ -456,6 +479,13 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
     let finished = 0;
     for (const j of [...running]) {
       if (j.remaining <= 1e-6 + 1e-12 * j.job.runtime && t >= j.penaltyUntil) {
+        // Work conserved: the job received its work, not noticeably more (a late completion event would give it more).
+        if (check && j.remaining < -(1e-6 + 1e-9 * j.job.runtime)) {
+          throw new InvariantError('dfrs/work', `${alg.name}: received ${j.job.runtime - j.remaining} s of work at yield 1, its run time is ${j.job.runtime} s`, {
+            job: j.job.id,
+            time: t,
+          });
+        }
         j.remaining = 0;
         j.done = true;
         j.completion = t;
@@ -505,7 +535,13 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
   sim.run();
 
   for (const j of all) {
-    if (!j.done) throw new Error(`simulateDfrs (${alg.name}): job ${j.job.id} never completed (simulation ended at t=${sim.now})`);
+    if (!j.done) throw new InvariantError('dfrs/completed', `${alg.name}: never completed (simulation ended at t=${sim.now})`, { job: j.job.id, time: sim.now });
+  }
+  if (check) {
+    verifyDfrsRun(
+      all.map((j) => ({ id: j.job.id, submit: j.job.submit, runtime: j.job.runtime, tasks: j.tasks, cpuNeed: j.need, start: j.start, completion: j.completion })),
+      usefulCpu,
+    );
   }
   return {
     algorithm: alg.name,

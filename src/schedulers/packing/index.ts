@@ -5,3 +5,4 @@
  */
 export * from './mcb';
 export * from './yield';
+export * from './invariants';

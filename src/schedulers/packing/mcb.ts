@@ -18,6 +18,10 @@
  *  3. The packing fails when items remain after the last bin.
  */
 
+import { invariantChecksEnabled } from '../../util/invariants';
+import { InputError } from '../../util/errors';
+import { verifyPacking } from './invariants';
+
 /** One of the eight sort orders MCB1..MCB8. */
 export type McbVariant = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8;
 
@@ -69,7 +73,7 @@ export function mcbSortKey(variant: McbVariant, cpu: number, mem: number): numbe
       key = hi;
       break;
     default:
-      throw new RangeError(`MCB variant must be an integer in 1..8, got ${variant}`);
+      throw new InputError(`mcbSortKey: MCB variant must be an integer in 1..8, got ${variant}`, { source: 'mcbSortKey', field: 'variant' });
   }
   return variant >= 5 ? -key : key;
 }
@@ -87,7 +91,7 @@ export interface PackOptions {
 /** Validate the variant option once, with a clear message. */
 export function checkVariant(variant: unknown): McbVariant {
   if (typeof variant !== 'number' || !Number.isInteger(variant) || variant < 1 || variant > 8) {
-    throw new RangeError(`options.variant must be an integer in 1..8, got ${String(variant)}`);
+    throw new InputError(`options.variant must be an integer in 1..8, got ${String(variant)}`, { source: 'options.variant', field: 'variant' });
   }
   return variant as McbVariant;
 }
@@ -190,7 +194,7 @@ export function packArrays(
 export function packVectors(items: readonly VectorItem[], binCount: number, options: PackOptions = {}): number[] | null {
   const variant = checkVariant(options.variant ?? 8);
   if (!Number.isInteger(binCount) || binCount < 0) {
-    throw new RangeError(`packVectors: binCount must be a non-negative integer, got ${binCount}`);
+    throw new InputError(`packVectors: binCount must be a non-negative integer, got ${binCount}`, { source: 'packVectors', field: 'binCount' });
   }
   const n = items.length;
   const cpu = new Float64Array(n);
@@ -198,20 +202,22 @@ export function packVectors(items: readonly VectorItem[], binCount: number, opti
   for (let i = 0; i < n; i++) {
     const it = items[i];
     if (!(it.cpu >= 0) || !(it.mem >= 0) || !Number.isFinite(it.cpu) || !Number.isFinite(it.mem)) {
-      throw new RangeError(`packVectors: items[${i}] needs finite cpu >= 0 and mem >= 0, got cpu=${it.cpu}, mem=${it.mem}`);
+      throw new InputError(`packVectors: items[${i}] needs finite cpu >= 0 and mem >= 0, got cpu=${it.cpu}, mem=${it.mem}`, { source: 'packVectors', field: `items[${i}]` });
     }
     cpu[i] = it.cpu;
     mem[i] = it.mem;
   }
   if (options.preload) checkPreload(options.preload, binCount, 'packVectors');
   const p = packArrays(cpu, mem, binCount, variant, options.preload);
+  if (p && invariantChecksEnabled()) verifyPacking(cpu, mem, p, binCount, options.preload);
   return p ? Array.from(p) : null;
 }
 
 export function checkPreload(preload: { cpu: ArrayLike<number>; mem: ArrayLike<number> }, binCount: number, where: string): void {
   if (preload.cpu.length !== binCount || preload.mem.length !== binCount) {
-    throw new RangeError(
-      `${where}: preload.cpu and preload.mem need length binCount=${binCount}, got ${preload.cpu.length} and ${preload.mem.length}`,
-    );
+    throw new InputError(`${where}: preload.cpu and preload.mem need length binCount=${binCount}, got ${preload.cpu.length} and ${preload.mem.length}`, {
+      source: where,
+      field: 'preload',
+    });
   }
 }

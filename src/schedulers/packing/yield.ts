@@ -8,6 +8,9 @@
  * two-dimensional vector packing problem, answered heuristically by MCB.
  */
 import { CAPACITY_EPSILON, McbVariant, checkVariant, packArrays } from './mcb';
+import { invariantChecksEnabled } from '../../util/invariants';
+import { verifyYieldPlacement } from './invariants';
+import { InputError } from '../../util/errors';
 
 /** A task to place: identical tasks of one parallel job share `job`, `cpuNeed` and `mem`. */
 export interface YieldTask {
@@ -76,7 +79,7 @@ function checkTasks(tasks: readonly YieldTask[], where: string): void {
   for (let i = 0; i < tasks.length; i++) {
     const t = tasks[i];
     if (!(t.cpuNeed >= 0 && Number.isFinite(t.cpuNeed)) || !(t.mem >= 0 && Number.isFinite(t.mem))) {
-      throw new RangeError(`${where}: tasks[${i}] needs finite cpuNeed >= 0 and mem >= 0, got cpuNeed=${t.cpuNeed}, mem=${t.mem}`);
+      throw new InputError(`${where}: tasks[${i}] needs finite cpuNeed >= 0 and mem >= 0, got cpuNeed=${t.cpuNeed}, mem=${t.mem}`, { source: where, field: `tasks[${i}]` });
     }
   }
 }
@@ -110,8 +113,9 @@ export function maximizeMinYield(
 ): YieldSearchResult | null {
   const variant = checkVariant(options.variant ?? 8);
   const tolerance = options.tolerance ?? 0.01;
-  if (!(tolerance > 0 && tolerance < 1)) throw new RangeError(`maximizeMinYield: tolerance must be in (0, 1), got ${tolerance}`);
-  if (!Number.isInteger(hosts) || hosts < 0) throw new RangeError(`maximizeMinYield: hosts must be a non-negative integer, got ${hosts}`);
+  const src = 'maximizeMinYield';
+  if (!(tolerance > 0 && tolerance < 1)) throw new InputError(`${src}: tolerance must be in (0, 1), got ${tolerance}`, { source: src, field: 'tolerance' });
+  if (!Number.isInteger(hosts) || hosts < 0) throw new InputError(`${src}: hosts must be a non-negative integer, got ${hosts}`, { source: src, field: 'hosts' });
   checkTasks(tasks, 'maximizeMinYield');
 
   const n = tasks.length;
@@ -121,7 +125,7 @@ export function maximizeMinYield(
   // Split free and pinned tasks.
   const fixed = options.fixedHost;
   if (fixed && fixed.length !== n) {
-    throw new RangeError(`maximizeMinYield: fixedHost needs one entry per task (${n}), got ${fixed.length}`);
+    throw new InputError(`${src}: fixedHost needs one entry per task (${n}), got ${fixed.length}`, { source: src, field: 'fixedHost' });
   }
   const free: number[] = [];
   const pinnedNeed = new Float64Array(hosts);
@@ -133,7 +137,7 @@ export function maximizeMinYield(
       continue;
     }
     if (!Number.isInteger(h) || h < 0 || h >= hosts) {
-      throw new RangeError(`maximizeMinYield: fixedHost[${i}] must be a host index in 0..${hosts - 1}, got ${h}`);
+      throw new InputError(`${src}: fixedHost[${i}] must be a host index in 0..${hosts - 1}, got ${h}`, { source: src, field: `fixedHost[${i}]` });
     }
     pinnedNeed[h] += tasks[i].cpuNeed;
     pinnedMem[h] += tasks[i].mem;
@@ -194,7 +198,13 @@ export function maximizeMinYield(
     if (h !== null && h !== undefined && h !== -1) placement[i] = h;
   }
   for (let k = 0; k < m; k++) placement[free[k]] = best[k];
-  return { yield: placementMinYield(tasks, placement, hosts), searchedYield: bestY, placement, packings };
+  const result = { yield: placementMinYield(tasks, placement, hosts), searchedYield: bestY, placement, packings };
+  if (invariantChecksEnabled()) {
+    // Both the yield searched and the (higher) yield reported must fit the placement.
+    verifyYieldPlacement(tasks, placement, hosts, bestY);
+    verifyYieldPlacement(tasks, placement, hosts, result.yield);
+  }
+  return result;
 }
 
 /** Expand jobs {cpuNeed, mem, tasks} into one YieldTask per task, jobs kept in order. */
@@ -202,7 +212,7 @@ export function tasksOfJobs(jobs: readonly { cpuNeed: number; mem: number; tasks
   const out: YieldTask[] = [];
   jobs.forEach((j, jobIndex) => {
     if (!Number.isInteger(j.tasks) || j.tasks < 1) {
-      throw new RangeError(`tasksOfJobs: jobs[${jobIndex}].tasks must be a positive integer, got ${j.tasks}`);
+      throw new InputError(`tasksOfJobs: jobs[${jobIndex}].tasks must be a positive integer, got ${j.tasks}`, { source: 'tasksOfJobs', field: `jobs[${jobIndex}].tasks` });
     }
     for (let k = 0; k < j.tasks; k++) out.push({ job: jobIndex, cpuNeed: j.cpuNeed, mem: j.mem });
   });

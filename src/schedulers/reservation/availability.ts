@@ -42,6 +42,8 @@ import {
 } from './pe-set';
 import { AvailabilityRectangle, ReservationPolicy, checkReservationPolicy, chooseRectangle } from './policies';
 import { Cursor, Rec, RecordList } from './record-list';
+import { InputError } from '../../util/errors';
+import { InvariantError } from '../../util/invariants';
 
 /** One record of the list: from `time` on (until the next record), the PEs in `busy` are taken. */
 export interface SlotRecord {
@@ -79,7 +81,7 @@ export class AvailabilityProfile {
     this.machineSize = machineSize;
     this.allPes = fullPeSet(machineSize);
     this._now = options.now ?? -Infinity;
-    if (Number.isNaN(this._now)) throw new RangeError('AvailabilityProfile: now must be a number');
+    if (Number.isNaN(this._now)) throw new InputError('AvailabilityProfile: now must be a number', { source: 'AvailabilityProfile', field: 'now' });
     this.list = new RecordList(options.blockSize ?? 128);
   }
 
@@ -120,15 +122,15 @@ export class AvailabilityProfile {
 
   private checkPes(pes: PeSet, where: string): void {
     if (!(pes instanceof Uint32Array) || pes.length !== this.words) {
-      throw new RangeError(`${where}: PE set must be a Uint32Array of ${this.words} words for ${this.machineSize} PEs`);
+      throw new InputError(`${where}: PE set must be a Uint32Array of ${this.words} words for ${this.machineSize} PEs`, { source: where, field: 'pes' });
     }
-    if (!peContains(this.allPes, pes)) throw new RangeError(`${where}: PE set names PEs at or above the machine size ${this.machineSize}`);
-    if (peIsEmpty(pes)) throw new RangeError(`${where}: PE set is empty`);
+    if (!peContains(this.allPes, pes)) throw new InputError(`${where}: PE set names PEs at or above the machine size ${this.machineSize}`, { source: where, field: 'pes' });
+    if (peIsEmpty(pes)) throw new InputError(`${where}: PE set is empty`, { source: where, field: 'pes' });
   }
 
   private checkInterval(start: number, end: number, where: string): void {
     if (!Number.isFinite(start) || !Number.isFinite(end) || !(start < end)) {
-      throw new RangeError(`${where}: need finite start < end, got [${start}, ${end})`);
+      throw new InputError(`${where}: need finite start < end, got [${start}, ${end})`, { source: where, field: 'interval' });
     }
   }
 
@@ -158,14 +160,14 @@ export class AvailabilityProfile {
   addAllocation(start: number, end: number, pes: PeSet): void {
     this.checkInterval(start, end, 'addAllocation');
     this.checkPes(pes, 'addAllocation');
-    if (start < this._now) throw new RangeError(`addAllocation: start ${start} is before the current time ${this._now}`);
+    if (start < this._now) throw new InputError(`addAllocation: start ${start} is before the current time ${this._now}`, { source: 'addAllocation', field: 'start' });
     // Validate before touching anything, so a failed call leaves no trace.
     // Overlapping records: the one in force at start, and every later one before end.
     const list = this.list;
     for (const c = this.overlapStart(start); list.valid(c) && list.get(c).time < end; list.next(c)) {
       const r = list.get(c);
       if (peIntersects(r.busy, pes)) {
-        throw new RangeError(`addAllocation: PEs ${peSetToString(pes)} are not all free in [${start}, ${end}); busy from ${r.time}: ${peSetToString(r.busy)}`);
+        throw new InputError(`addAllocation: PEs ${peSetToString(pes)} are not all free in [${start}, ${end}); busy from ${r.time}: ${peSetToString(r.busy)}`, { source: 'addAllocation', field: 'pes' });
       }
     }
     this.update(start, end, pes, true);
@@ -183,13 +185,11 @@ export class AvailabilityProfile {
     if (from >= end) return;
     const list = this.list;
     const c = list.atOrBefore(from);
-    if (c.index < 0) throw new RangeError(`deleteAllocation: PEs ${peSetToString(pes)} are not reserved at ${from} (no record)`);
+    if (c.index < 0) throw new InputError(`deleteAllocation: PEs ${peSetToString(pes)} are not reserved at ${from} (no record)`, { source: 'deleteAllocation', field: 'pes' });
     for (; list.valid(c) && list.get(c).time < end; list.next(c)) {
       const r = list.get(c);
       if (!peContains(r.busy, pes)) {
-        throw new RangeError(
-          `deleteAllocation: PEs ${peSetToString(pes)} are not all reserved in [${from}, ${end}); at ${Math.max(r.time, from)} busy: ${peSetToString(r.busy)}`,
-        );
+        throw new InputError(`deleteAllocation: PEs ${peSetToString(pes)} are not all reserved in [${from}, ${end}); at ${Math.max(r.time, from)} busy: ${peSetToString(r.busy)}`, { source: 'deleteAllocation', field: 'pes' });
       }
     }
     this.update(from, end, pes, false);
@@ -215,8 +215,8 @@ export class AvailabilityProfile {
    * record at `now` (dropped when empty). Time never goes backwards.
    */
   advanceTo(now: number): void {
-    if (!Number.isFinite(now)) throw new RangeError(`advanceTo: now must be finite, got ${now}`);
-    if (now < this._now) throw new RangeError(`advanceTo: time cannot go back from ${this._now} to ${now}`);
+    if (!Number.isFinite(now)) throw new InputError(`advanceTo: now must be finite, got ${now}`, { source: 'advanceTo', field: 'now' });
+    if (now < this._now) throw new InputError(`advanceTo: time cannot go back from ${this._now} to ${now}`, { source: 'advanceTo', field: 'now' });
     this._now = now;
     const c = this.list.atOrBefore(now);
     if (c.index < 0) return;
@@ -323,13 +323,13 @@ export class AvailabilityProfile {
   }
 
   private checkRequest(ready: number, duration: number, deadline: number, pes: number, where: string): void {
-    if (!Number.isFinite(ready)) throw new RangeError(`${where}: ready time must be finite, got ${ready}`);
-    if (!(duration > 0) || !Number.isFinite(duration)) throw new RangeError(`${where}: duration must be a positive finite number, got ${duration}`);
-    if (!(deadline >= ready + duration)) throw new RangeError(`${where}: deadline ${deadline} is before ready + duration = ${ready + duration}`);
+    if (!Number.isFinite(ready)) throw new InputError(`${where}: ready time must be finite, got ${ready}`, { source: where, field: 'ready' });
+    if (!(duration > 0) || !Number.isFinite(duration)) throw new InputError(`${where}: duration must be a positive finite number, got ${duration}`, { source: where, field: 'duration' });
+    if (!(deadline >= ready + duration)) throw new InputError(`${where}: deadline ${deadline} is before ready + duration = ${ready + duration}`, { source: where, field: 'deadline' });
     if (!Number.isInteger(pes) || pes < 1 || pes > this.machineSize) {
-      throw new RangeError(`${where}: PE count must be an integer in 1..${this.machineSize}, got ${pes}`);
+      throw new InputError(`${where}: PE count must be an integer in 1..${this.machineSize}, got ${pes}`, { source: where, field: 'pes' });
     }
-    if (ready < this._now) throw new RangeError(`${where}: ready time ${ready} is before the current time ${this._now}`);
+    if (ready < this._now) throw new InputError(`${where}: ready time ${ready} is before the current time ${this._now}`, { source: where, field: 'ready' });
   }
 
   /**
@@ -369,15 +369,15 @@ export class AvailabilityProfile {
     return { start: chosen.start, end: chosen.start + duration, pes: peTakeLowest(free, pes) as PeSet, rectangle: chosen };
   }
 
-  /** Check the canonical-form invariants; throws naming the first broken one (tests). */
+  /** Check the canonical-form invariants; throws an InvariantError (`reservation/structure`) naming the first broken one. */
   checkInvariants(): void {
     const recs = this.list.toArray();
     for (let i = 0; i < recs.length; i++) {
-      if (i > 0 && !(recs[i].time > recs[i - 1].time)) throw new Error(`records not strictly sorted at index ${i}`);
-      if (i === 0 && peIsEmpty(recs[0].busy)) throw new Error('first record is empty');
-      if (recs[i].count !== peCount(recs[i].busy)) throw new Error(`record ${i}: cached PE count ${recs[i].count} is wrong`);
-      if (i > 0 && peEquals(recs[i].busy, recs[i - 1].busy)) throw new Error(`record ${i} (time ${recs[i].time}) repeats its predecessor`);
+      if (i > 0 && !(recs[i].time > recs[i - 1].time)) throw new InvariantError('reservation/structure', `records not strictly sorted at index ${i}`);
+      if (i === 0 && peIsEmpty(recs[0].busy)) throw new InvariantError('reservation/structure', 'first record is empty');
+      if (recs[i].count !== peCount(recs[i].busy)) throw new InvariantError('reservation/structure', `record ${i}: cached PE count ${recs[i].count} is wrong`);
+      if (i > 0 && peEquals(recs[i].busy, recs[i - 1].busy)) throw new InvariantError('reservation/structure', `record ${i} (time ${recs[i].time}) repeats its predecessor`);
     }
-    if (recs.length > 0 && !peIsEmpty(recs[recs.length - 1].busy)) throw new Error('last record is not empty');
+    if (recs.length > 0 && !peIsEmpty(recs[recs.length - 1].busy)) throw new InvariantError('reservation/structure', 'last record is not empty');
   }
 }

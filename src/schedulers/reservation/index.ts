@@ -11,3 +11,4 @@ export * from './simulate';
 export * from './workload';
 export * from './experiment';
 export * from '../../metrics/reservation';
+export * from './invariants';

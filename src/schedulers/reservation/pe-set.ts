@@ -7,6 +7,7 @@
  * Functions take the word count from their arguments; all sets of one
  * machine share the same length (`peWords(machineSize)`).
  */
+import { InputError } from '../../util/errors';
 
 /** A PE set: bit i of word i >>> 5 is PE i. Bits at or above the machine size stay 0. */
 export type PeSet = Uint32Array;
@@ -14,7 +15,7 @@ export type PeSet = Uint32Array;
 /** Number of 32-bit words needed for `machineSize` PEs. */
 export function peWords(machineSize: number): number {
   if (!Number.isInteger(machineSize) || machineSize < 1) {
-    throw new RangeError(`machineSize must be a positive integer, got ${machineSize}`);
+    throw new InputError(`machineSize must be a positive integer, got ${machineSize}`, { source: 'peWords', field: 'machineSize' });
   }
   return (machineSize + 31) >>> 5;
 }
@@ -39,7 +40,7 @@ export function peSetOf(machineSize: number, ids: Iterable<number>): PeSet {
   const s = emptyPeSet(machineSize);
   for (const id of ids) {
     if (!Number.isInteger(id) || id < 0 || id >= machineSize) {
-      throw new RangeError(`PE id ${id} is outside 0..${machineSize - 1}`);
+      throw new InputError(`PE id ${id} is outside 0..${machineSize - 1}`, { source: 'peSetOf', field: 'ids' });
     }
     s[id >>> 5] |= 1 << (id & 31);
   }

@@ -16,6 +16,7 @@
  * Ties go to the earliest start time (the paper's rule, section 5, so that
  * the job waits as little as possible).
  */
+import { InputError } from '../../util/errors';
 
 /** One feasible start time with its maximum availability rectangle. */
 export interface AvailabilityRectangle {
@@ -46,7 +47,7 @@ export const RESERVATION_POLICY_NAMES: Readonly<Record<ReservationPolicy, string
 /** Throw a clear error unless `name` is one of the seven policies. */
 export function checkReservationPolicy(name: string): ReservationPolicy {
   if (!(RESERVATION_POLICIES as readonly string[]).includes(name)) {
-    throw new RangeError(`unknown reservation policy '${name}'; expected one of ${RESERVATION_POLICIES.join(', ')}`);
+    throw new InputError(`unknown reservation policy '${name}'; expected one of ${RESERVATION_POLICIES.join(', ')}`, { source: 'policy', field: 'policy' });
   }
   return name as ReservationPolicy;
 }

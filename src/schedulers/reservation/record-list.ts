@@ -13,6 +13,7 @@
  * insert or remove. Callers that modify while walking hold on to record
  * objects and look positions up again by time.
  */
+import { InputError } from '../../util/errors';
 import { PeSet } from './pe-set';
 
 /** One slot record: from `time` on, the PEs in `busy` (count of them: `count`) are taken. */
@@ -36,7 +37,7 @@ export class RecordList {
   readonly maxBlock: number;
 
   constructor(maxBlock = 128) {
-    if (!(maxBlock >= 4)) throw new RangeError(`RecordList: maxBlock must be >= 4, got ${maxBlock}`);
+    if (!(maxBlock >= 4)) throw new InputError(`RecordList: maxBlock must be >= 4, got ${maxBlock}`, { source: 'RecordList', field: 'maxBlock' });
     this.maxBlock = maxBlock;
   }
 

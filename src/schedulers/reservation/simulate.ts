@@ -6,7 +6,10 @@
  */
 import { Simulation } from '../../engine/events';
 import { AvailabilityProfile } from './availability';
-import { peSetToString } from './pe-set';
+import { PeSet, peIds, peSetToString } from './pe-set';
+import { InputError } from '../../util/errors';
+import { InvariantError, invariantChecksEnabled } from '../../util/invariants';
+import { ReservedInterval, verifyNoOverlap, verifyReservation } from './invariants';
 import { ReservationPolicy, checkReservationPolicy } from './policies';
 
 /** One AR request: the paper's tuple (t_a, t_r, t_du, t_dl, n_pe) plus an id. */
@@ -51,17 +54,19 @@ export interface ReservationSimulationOptions {
   blockSize?: number;
 }
 
-/** Throw an error naming the request and field that is wrong. */
-export function validateReservationRequest(r: ReservationRequest, machineSize: number): void {
-  const where = `reservation request ${r.id}`;
+/** Throw an InputError naming the request (`source`) and the field that is wrong. */
+export function validateReservationRequest(r: ReservationRequest, machineSize: number, index?: number): void {
+  const where = `reservation request ${r?.id}${index !== undefined ? ` (index ${index})` : ''}`;
+  const bad = (field: string, message: string) => new InputError(`${where}: ${message}`, { source: where, field });
+  if (r === null || typeof r !== 'object') throw new InputError(`${where}: must be an object, got ${String(r)}`, { source: where });
   for (const f of ['arrival', 'ready', 'duration', 'deadline', 'pes'] as const) {
-    if (typeof r[f] !== 'number' || !Number.isFinite(r[f])) throw new RangeError(`${where}: field ${f} must be a finite number, got ${r[f]}`);
+    if (typeof r[f] !== 'number' || !Number.isFinite(r[f])) throw bad(f, `field ${f} must be a finite number, got ${r[f]}`);
   }
-  if (r.ready < r.arrival) throw new RangeError(`${where}: ready ${r.ready} is before arrival ${r.arrival}`);
-  if (!(r.duration > 0)) throw new RangeError(`${where}: duration must be > 0, got ${r.duration}`);
-  if (r.deadline < r.ready + r.duration) throw new RangeError(`${where}: deadline ${r.deadline} < ready + duration ${r.ready + r.duration}`);
+  if (r.ready < r.arrival) throw bad('ready', `ready ${r.ready} is before arrival ${r.arrival}`);
+  if (!(r.duration > 0)) throw bad('duration', `duration must be > 0, got ${r.duration}`);
+  if (r.deadline < r.ready + r.duration) throw bad('deadline', `deadline ${r.deadline} < ready + duration ${r.ready + r.duration}`);
   if (!Number.isInteger(r.pes) || r.pes < 1 || r.pes > machineSize) {
-    throw new RangeError(`${where}: pes must be an integer in 1..${machineSize}, got ${r.pes}`);
+    throw bad('pes', `pes must be an integer in 1..${machineSize}, got ${r.pes}`);
   }
 }
 
@@ -74,7 +79,21 @@ export function validateReservationRequest(r: ReservationRequest, machineSize: n
 export function simulateReservations(requests: readonly ReservationRequest[], options: ReservationSimulationOptions): ReservationOutcome[] {
   const policy = checkReservationPolicy(options.policy);
   const machineSize = options.machineSize;
-  for (const r of requests) validateReservationRequest(r, machineSize);
+  if (!Number.isInteger(machineSize) || machineSize < 1) {
+    throw new InputError(`simulateReservations: machineSize must be a positive integer, got ${machineSize}`, { source: 'simulateReservations', field: 'machineSize' });
+  }
+  if (!Array.isArray(requests)) throw new InputError('simulateReservations: requests must be an array', { source: 'simulateReservations', field: 'requests' });
+  requests.forEach((r, i) => validateReservationRequest(r, machineSize, i));
+  // Read once per run; every check below sits behind this boolean.
+  const checks = invariantChecksEnabled();
+  const reserved: ReservedInterval[] = [];
+  const structure = (what: string, time: number, job: number) => {
+    try {
+      profile.checkInvariants();
+    } catch (e) {
+      throw new InvariantError('reservation/structure', `after ${what}: ${(e as Error).message}`, { job, time });
+    }
+  };
   const profile = new AvailabilityProfile(machineSize, { blockSize: options.blockSize });
   const sim = new Simulation();
   const outcomes: ReservationOutcome[] = new Array(requests.length);
@@ -89,7 +108,13 @@ export function simulateReservations(requests: readonly ReservationRequest[], op
         const alloc = profile.findAllocation(r.ready, r.duration, r.deadline, r.pes, policy);
         const out: ReservationOutcome = { ...r, accepted: alloc !== null };
         if (alloc) {
+          if (checks) {
+            const ids = peIds(alloc.pes);
+            verifyReservation(r, alloc.start, alloc.end, ids, machineSize);
+            reserved.push({ id: r.id, start: alloc.start, end: alloc.end, pes: ids });
+          }
           profile.addAllocation(alloc.start, alloc.end, alloc.pes);
+          if (checks) structure('adding the reservation', s.now, r.id);
           out.start = alloc.start;
           out.end = alloc.end;
           out.wait = alloc.start - r.ready;
@@ -99,8 +124,10 @@ export function simulateReservations(requests: readonly ReservationRequest[], op
           s.at(
             alloc.end,
             (s2) => {
-              profile.deleteAllocation(alloc.start, alloc.end, pes);
+              if (checks) release(alloc.start, alloc.end, pes, r.id, s2.now);
+              else profile.deleteAllocation(alloc.start, alloc.end, pes);
               profile.advanceTo(s2.now);
+              if (checks) structure('ending the reservation', s2.now, r.id);
             },
             { priority: END, kind: 'end' },
           );
@@ -111,7 +138,19 @@ export function simulateReservations(requests: readonly ReservationRequest[], op
       { priority: ARRIVAL, kind: 'arrival' },
     );
   });
+  /** deleteAllocation, where a failure means the reservation was not kept intact until its end. */
+  function release(start: number, end: number, pes: PeSet, job: number, now: number): void {
+    try {
+      profile.deleteAllocation(start, end, pes);
+    } catch (e) {
+      throw new InvariantError('reservation/kept', `reservation [${start}, ${end}) on PEs ${peSetToString(pes)} was not intact at its end: ${(e as Error).message}`, {
+        job,
+        time: now,
+      });
+    }
+  }
   sim.run();
+  if (checks) verifyNoOverlap(reserved, machineSize);
   return outcomes;
 }
 
@@ -134,11 +173,11 @@ export interface ReservationGanttRow {
  */
 export function reservationGanttRows(outcomes: readonly ReservationOutcome[], options: { peGroup?: number } = {}): ReservationGanttRow[] {
   const group = options.peGroup ?? 1;
-  if (!Number.isInteger(group) || group < 1) throw new RangeError(`reservationGanttRows: peGroup must be a positive integer, got ${group}`);
+  if (!Number.isInteger(group) || group < 1) throw new InputError(`reservationGanttRows: peGroup must be a positive integer, got ${group}`, { source: 'reservationGanttRows', field: 'peGroup' });
   const rows: ReservationGanttRow[] = [];
   for (const o of outcomes) {
     if (!o.accepted) continue;
-    if (o.allocatedPes === undefined) throw new Error(`reservationGanttRows: job ${o.id} has no PE list; simulate with recordPes: true`);
+    if (o.allocatedPes === undefined) throw new InputError(`reservationGanttRows: job ${o.id} has no PE list; simulate with recordPes: true`, { source: 'reservationGanttRows', field: 'outcomes' });
     const groups = [...new Set(parsePeRanges(o.allocatedPes).map((pe) => Math.floor(pe / group)))];
     for (const g of groups) {
       const lo = g * group;
@@ -155,7 +194,7 @@ export function parsePeRanges(text: string): number[] {
   const out: number[] = [];
   for (const part of text.split(',')) {
     const m = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
-    if (!m) throw new RangeError(`PE range list: cannot read '${part}' in '${text}'`);
+    if (!m) throw new InputError(`PE range list: cannot read '${part}' in '${text}'`, { source: 'PE range list', field: 'text' });
     const a = Number(m[1]);
     const b = m[2] === undefined ? a : Number(m[2]);
     for (let i = a; i <= b; i++) out.push(i);

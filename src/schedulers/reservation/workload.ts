@@ -24,6 +24,7 @@
  *    changes, so larger jobs (which the model gives longer run times) move
  *    to longer classes, as the paper requires.
  */
+import { InputError } from '../../util/errors';
 import { Rng, Seed } from '../../util/random';
 import { WorkloadJob } from '../../workloads/job';
 import { LublinParams, generateLublin } from '../../workloads/lublin';
@@ -40,13 +41,13 @@ export const LANL_CM5_PES = 1024;
  * no serial jobs, all sizes powers of two (32 … 1,024).
  */
 export function lanlCm5SizeParams(uMed = 7): Partial<LublinParams> {
-  if (!(uMed >= 4.5 && uMed <= 10)) throw new RangeError(`lanlCm5SizeParams: uMed must be in [4.5, 10], got ${uMed}`);
+  if (!(uMed >= 4.5 && uMed <= 10)) throw new InputError(`lanlCm5SizeParams: uMed must be in [4.5, 10], got ${uMed}`, { source: 'lanlCm5SizeParams', field: 'uMed' });
   return { serialProb: 0, pow2Prob: 1, uLow: 4.5, uMed, uHi: 10, uProb: 0.82 };
 }
 
 /** The smallest class ≥ seconds (the largest class for anything longer). */
 export function runtimeClassAtLeast(seconds: number, classes: readonly number[] = RUNTIME_CLASSES): number {
-  if (!Number.isFinite(seconds)) throw new RangeError(`runtime class: seconds must be finite, got ${seconds}`);
+  if (!Number.isFinite(seconds)) throw new InputError(`runtime class: seconds must be finite, got ${seconds}`, { source: 'runtime class', field: 'seconds' });
   for (const c of classes) if (seconds <= c) return c;
   return classes[classes.length - 1];
 }
@@ -63,7 +64,7 @@ export function runtimeClassShares(jobs: readonly WorkloadJob[], classes: readon
     counts[classes.indexOf(runtimeClassAtLeast(j.requestedTime, classes))]++;
     n++;
   }
-  if (n === 0) throw new RangeError('runtimeClassShares: no job has a user estimate (requestedTime)');
+  if (n === 0) throw new InputError('runtimeClassShares: no job has a user estimate (requestedTime)', { source: 'runtimeClassShares', field: 'jobs' });
   return counts.map((c) => c / n);
 }
 
@@ -78,12 +79,12 @@ export interface RuntimeClassMap {
  * (shares sum to 1; cuts.length = classes.length − 1).
  */
 export function runtimeClassCuts(runtimes: readonly number[], shares: readonly number[], classes: readonly number[] = RUNTIME_CLASSES): RuntimeClassMap {
-  if (shares.length !== classes.length) throw new RangeError(`runtimeClassCuts: ${shares.length} shares for ${classes.length} classes`);
+  if (shares.length !== classes.length) throw new InputError(`runtimeClassCuts: ${shares.length} shares for ${classes.length} classes`, { source: 'runtimeClassCuts', field: 'shares' });
   const total = shares.reduce((s, v) => s + v, 0);
   if (!(Math.abs(total - 1) < 1e-6) || shares.some((s) => !(s >= 0))) {
-    throw new RangeError(`runtimeClassCuts: shares must be non-negative and sum to 1, got ${shares.join(', ')}`);
+    throw new InputError(`runtimeClassCuts: shares must be non-negative and sum to 1, got ${shares.join(', ')}`, { source: 'runtimeClassCuts', field: 'shares' });
   }
-  if (runtimes.length === 0) throw new RangeError('runtimeClassCuts: no run times');
+  if (runtimes.length === 0) throw new InputError('runtimeClassCuts: no run times', { source: 'runtimeClassCuts', field: 'runtimes' });
   const sorted = [...runtimes].sort((a, b) => a - b);
   const cuts: number[] = [];
   let cum = 0;
@@ -137,9 +138,9 @@ export interface ReservationFactors {
 
 function checkFactors(f: ReservationFactors): Required<ReservationFactors> {
   const out = { arrivalFactor: f.arrivalFactor ?? 1, artimeFactor: f.artimeFactor ?? 3, deadlineFactor: f.deadlineFactor ?? 3 };
-  if (!(out.arrivalFactor > 0) || !Number.isFinite(out.arrivalFactor)) throw new RangeError(`arrivalFactor must be > 0, got ${out.arrivalFactor}`);
-  if (!(out.artimeFactor >= 0) || !Number.isFinite(out.artimeFactor)) throw new RangeError(`artimeFactor must be >= 0, got ${out.artimeFactor}`);
-  if (!(out.deadlineFactor >= 0) || !Number.isFinite(out.deadlineFactor)) throw new RangeError(`deadlineFactor must be >= 0, got ${out.deadlineFactor}`);
+  if (!(out.arrivalFactor > 0) || !Number.isFinite(out.arrivalFactor)) throw new InputError(`arrivalFactor must be > 0, got ${out.arrivalFactor}`, { source: 'reservation factors', field: 'arrivalFactor' });
+  if (!(out.artimeFactor >= 0) || !Number.isFinite(out.artimeFactor)) throw new InputError(`artimeFactor must be >= 0, got ${out.artimeFactor}`, { source: 'reservation factors', field: 'artimeFactor' });
+  if (!(out.deadlineFactor >= 0) || !Number.isFinite(out.deadlineFactor)) throw new InputError(`deadlineFactor must be >= 0, got ${out.deadlineFactor}`, { source: 'reservation factors', field: 'deadlineFactor' });
   return out;
 }
 
@@ -161,7 +162,7 @@ export function toReservationRequests(jobs: readonly WorkloadJob[], options: ToR
   const t0 = jobs.reduce((m, j) => Math.min(m, j.submit), jobs.length > 0 ? Infinity : 0);
   return jobs.map((job) => {
     const duration = options.duration ? options.duration(job) : job.runtime;
-    if (!(duration > 0)) throw new RangeError(`job ${job.id}: duration must be > 0, got ${duration}`);
+    if (!(duration > 0)) throw new InputError(`job ${job.id}: duration must be > 0, got ${duration}`, { source: 'toReservationRequests', field: `jobs[${job.id}].duration` });
     const arrival = (job.submit - t0) / f.arrivalFactor;
     const ready = Math.ceil(arrival + f.artimeFactor * readyRng.next() * duration);
     const deadline = Math.max(ready + duration, Math.floor(ready + (1 + f.deadlineFactor * deadlineRng.next()) * duration));
@@ -214,7 +215,7 @@ export interface TraceReservationOptions extends ReservationFactors {
 export function traceReservationRequests(trace: readonly WorkloadJob[], options: TraceReservationOptions): ReservationRequest[] {
   const offset = options.offset ?? 0;
   if (!Number.isInteger(offset) || offset < 0 || offset >= trace.length) {
-    throw new RangeError(`traceReservationRequests: offset ${offset} is outside 0..${trace.length - 1}`);
+    throw new InputError(`traceReservationRequests: offset ${offset} is outside 0..${trace.length - 1}`, { source: 'traceReservationRequests', field: 'offset' });
   }
   const slice = trace.slice(offset, options.jobs === undefined ? undefined : offset + options.jobs).filter((j) => j.procs > 0);
   return toReservationRequests(slice, {

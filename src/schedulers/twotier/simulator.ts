@@ -36,6 +36,8 @@
 import { ScheduledEvent, Simulation } from '../../engine/events';
 import { Rng, Seed } from '../../util/random';
 import { WorkloadJob } from '../../workloads/job';
+import { InputError } from '../../util/errors';
+import { InvariantError, invariantChecksEnabled } from '../../util/invariants';
 import {
   BACKGROUND_PLACEMENT_THRESHOLD,
   backgroundRate,
@@ -164,25 +166,44 @@ interface SimJob {
   everBg: boolean;
 }
 
-/** Validate jobs and options, naming what is wrong. */
+const SRC = 'simulateTwoTier';
+
+/** Validate jobs and options; throws an InputError naming the option or job field that is wrong. */
 function checkInput(jobs: readonly TwoTierJob[], options: TwoTierOptions): void {
+  const opt = (field: string, message: string) => new InputError(`${SRC}: ${field} ${message}`, { source: SRC, field });
   const { machineSize, policy } = options;
-  if (!Number.isInteger(machineSize) || machineSize < 1) throw new RangeError(`machineSize must be a positive integer, got ${machineSize}`);
-  if (!['easy', 'keasy', 'reasy', 'measy'].includes(policy)) throw new RangeError(`unknown policy '${policy}' (easy | keasy | reasy | measy)`);
+  if (!Number.isInteger(machineSize) || machineSize < 1) throw opt('machineSize', `must be a positive integer, got ${machineSize}`);
+  if (!['easy', 'keasy', 'reasy', 'measy'].includes(policy)) throw new InputError(`${SRC}: unknown policy '${policy}' (easy | keasy | reasy | measy)`, { source: SRC, field: 'policy' });
   const cost = options.migrationCost ?? 20;
-  if (!(cost >= 0) || !Number.isFinite(cost)) throw new RangeError(`migrationCost must be a finite number >= 0, got ${cost}`);
-  if (options.timeSlice !== undefined && !(options.timeSlice >= 0)) throw new RangeError(`timeSlice must be >= 0, got ${options.timeSlice}`);
+  if (!(cost >= 0) || !Number.isFinite(cost)) throw opt('migrationCost', `must be a finite number >= 0, got ${cost}`);
+  if (options.timeSlice !== undefined && !(options.timeSlice >= 0 && Number.isFinite(options.timeSlice))) throw opt('timeSlice', `must be a finite number >= 0, got ${options.timeSlice}`);
+  if (options.estimates !== undefined && options.estimates !== 'requested' && options.estimates !== 'exact') {
+    throw opt('estimates', `must be 'requested' or 'exact', got '${String(options.estimates)}'`);
+  }
+  if (options.cpuInfo !== undefined && options.cpuInfo !== 'exact' && options.cpuInfo !== 'none') throw opt('cpuInfo', `must be 'exact' or 'none', got '${String(options.cpuInfo)}'`);
+  if (options.placementThreshold !== undefined && !(options.placementThreshold > 0 && options.placementThreshold <= 1)) {
+    throw opt('placementThreshold', `must be in (0, 1], got ${options.placementThreshold}`);
+  }
+  const range = (field: string, r: readonly [number, number] | undefined, lo: number, hi: number) => {
+    if (r !== undefined && !(Array.isArray(r) && r.length === 2 && r[0] >= lo && r[0] <= r[1] && r[1] <= hi)) {
+      throw opt(field, `must be [low, high] with ${lo} <= low <= high <= ${hi}, got ${JSON.stringify(r)}`);
+    }
+  };
+  range('lossRange', options.lossRange, 0, 1);
+  range('singleEfficiencyRange', options.singleEfficiencyRange, 0, 1);
+  if (!Array.isArray(jobs)) throw new InputError(`${SRC}: jobs must be an array`, { source: SRC, field: 'jobs' });
   jobs.forEach((j, k) => {
     const where = `job ${j.id} (index ${k})`;
-    if (!Number.isInteger(j.procs) || j.procs < 1) throw new RangeError(`${where}: procs must be a positive integer, got ${j.procs}`);
-    if (j.procs > machineSize) throw new RangeError(`${where}: procs ${j.procs} exceeds machineSize ${machineSize}`);
-    if (!Number.isFinite(j.submit)) throw new RangeError(`${where}: submit must be finite, got ${j.submit}`);
-    if (!(j.runtime >= 0) || !Number.isFinite(j.runtime)) throw new RangeError(`${where}: runtime must be finite and >= 0, got ${j.runtime}`);
+    const bad = (field: string, message: string) => new InputError(`${SRC}: ${where}: ${message}`, { source: SRC, field: `jobs[${k}].${field}` });
+    if (!Number.isInteger(j.procs) || j.procs < 1) throw bad('procs', `procs must be a positive integer, got ${j.procs}`);
+    if (j.procs > machineSize) throw bad('procs', `procs ${j.procs} exceeds machineSize ${machineSize}`);
+    if (!Number.isFinite(j.submit)) throw bad('submit', `submit must be finite, got ${j.submit}`);
+    if (!(j.runtime >= 0) || !Number.isFinite(j.runtime)) throw bad('runtime', `runtime must be finite and >= 0, got ${j.runtime}`);
     if (j.cpuUsage !== undefined) {
-      if (j.cpuUsage.length !== j.procs) throw new RangeError(`${where}: cpuUsage has ${j.cpuUsage.length} values for ${j.procs} processes`);
+      if (j.cpuUsage.length !== j.procs) throw bad('cpuUsage', `cpuUsage has ${j.cpuUsage.length} values for ${j.procs} processes`);
       for (let k2 = 0; k2 < j.cpuUsage.length; k2++) {
         const u = j.cpuUsage[k2];
-        if (!(u > 0 && u <= 1)) throw new RangeError(`${where}: cpuUsage[${k2}] = ${u} is not in (0, 1]`);
+        if (!(u > 0 && u <= 1)) throw bad(`cpuUsage[${k2}]`, `cpuUsage[${k2}] = ${u} is not in (0, 1]`);
       }
     }
   });
@@ -206,6 +227,12 @@ export function simulateTwoTier(jobs: readonly TwoTierJob[], options: TwoTierOpt
   const remainingEst = options.remainingEstimates ?? false;
   const log: TwoTierLogEntry[] | undefined = options.log ? [] : undefined;
   const rng = new Rng(options.seed ?? 1);
+  // Invariant checks (util/invariants.ts): read once per run; every check sits behind this boolean.
+  const checks = invariantChecksEnabled();
+  /** Reservation promised to each head job (first shadow time) and the overrun count when it was made. */
+  const promised = new Map<SimJob, { shadow: number; overruns: number }>();
+  /** Foreground jobs that outlived their estimated end (estimates are then no longer upper bounds). */
+  let overruns = 0;
 
   // Arrival order: by submit, then by input position (stable).
   const sorted = jobs.map((job, k) => ({ job, k })).sort((a, b) => a.job.submit - b.job.submit || a.k - b.k);
@@ -248,6 +275,20 @@ export function simulateTwoTier(jobs: readonly TwoTierJob[], options: TwoTierOpt
   let done = 0;
 
   const record = (e: TwoTierLogEntry) => log?.push(e);
+  const broken = (name: string, detail: string, j: SimJob, node?: number) =>
+    new InvariantError(name, `${policy}: ${detail}`, { job: j.job.id, time: sim.now, ...(node !== undefined ? { node } : {}) });
+  /** Capacity: each processor hosts at most one fg and one bg process, and a job's processes sit on distinct processors. */
+  function checkPlacement(j: SimJob, tier: 'fg' | 'bg'): void {
+    const seen = new Set<number>();
+    for (let k = 0; k < j.n; k++) {
+      const p = j.procs[k];
+      if (seen.has(p)) throw broken('twotier/capacity', `two processes of the job on processor ${p}`, j, p);
+      seen.add(p);
+      const holder = tier === 'fg' ? fgJob[p] : bgJob[p];
+      if (holder !== j) throw broken('twotier/capacity', `${tier} VM of processor ${p} holds job ${holder?.job.id ?? 'none'}, not this job`, j, p);
+    }
+    if (!(sim.now >= j.job.submit - EPS)) throw broken('twotier/release', `runs at ${sim.now}, before its submission at ${j.job.submit}`, j);
+  }
   const procsOf = (j: SimJob) => Array.from(j.procs);
 
   const sjfBefore = (a: SimJob, b: SimJob) => a.est < b.est || (a.est === b.est && a.i < b.i);
@@ -263,7 +304,7 @@ export function simulateTwoTier(jobs: readonly TwoTierJob[], options: TwoTierOpt
   }
   function removeQueued(j: SimJob): void {
     const k = queuedIndex(j);
-    if (queued[k] !== j) throw new Error(`internal: job ${j.job.id} not in the queue`);
+    if (queued[k] !== j) throw new InvariantError('twotier/queue', `${policy}: the job is not in the queue`, { job: j.job.id, time: sim.now });
     queued.splice(k, 1);
   }
 
@@ -308,6 +349,7 @@ export function simulateTwoTier(jobs: readonly TwoTierJob[], options: TwoTierOpt
       if (j.state === DONE || j.state === QUEUED) continue;
       fold(j);
       const r = rateOf(j);
+      if (checks && !(r >= 0 && r <= 1 + EPS)) throw broken('twotier/rate', `progress rate ${r} outside [0, 1]`, j);
       const paused = j.state === FG && sim.now < j.pausedUntil - EPS;
       if (r === j.rate && (j.ev || slice > 0) && !paused) continue;
       j.rate = r;
@@ -347,6 +389,16 @@ export function simulateTwoTier(jobs: readonly TwoTierJob[], options: TwoTierOpt
   function complete(j: SimJob): void {
     fold(j);
     j.ev = undefined;
+    if (checks) {
+      // Work conserved: the job finishes with exactly its work done (time slices may overshoot, never undershoot).
+      const tol = 1e-6 + 1e-9 * j.work;
+      if (j.progress < j.work - tol || (slice <= 0 && j.progress > j.work + tol)) {
+        throw broken('twotier/work', `finished with ${j.progress} s of progress for ${j.work} s of work`, j);
+      }
+      // Bounded slowdown >= 1: no process runs faster than on a dedicated processor.
+      if (sim.now - j.job.submit < j.work - tol) throw broken('twotier/slowdown', `response ${sim.now - j.job.submit} s is shorter than its run time ${j.work} s`, j);
+      if (j.state === FG && sim.now > j.estEnd + EPS) overruns++;
+    }
     j.progress = j.work;
     const tier = j.state === FG ? 'fg' : 'bg';
     if (j.state === FG) {
@@ -392,11 +444,12 @@ export function simulateTwoTier(jobs: readonly TwoTierJob[], options: TwoTierOpt
   function dispatchForeground(j: SimJob, exclude: Set<number> | null, via: 'fcfs' | 'backfill'): void {
     const cand: number[] = [];
     for (let p = P - 1; p >= 0; p--) if (fgJob[p] === null && !(exclude && exclude.has(p))) cand.push(p);
-    if (cand.length < j.n) throw new Error(`internal: ${cand.length} idle fg VMs for job ${j.job.id} of size ${j.n}`);
+    if (cand.length < j.n) throw new InvariantError('twotier/capacity', `${policy}: ${cand.length} idle fg VMs for a job of ${j.n} processes`, { job: j.job.id, time: sim.now });
     if (knowUsage) cand.sort((a, b) => viewBg(a) - viewBg(b) || b - a);
     for (let k = 0; k < j.n; k++) {
       const proc = j.order[k];
       const p = cand[k];
+      if (checks && fgJob[p] !== null) throw broken('twotier/capacity', `fg VM of processor ${p} already holds job ${fgJob[p]!.job.id}`, j, p);
       j.procs[proc] = p;
       fgJob[p] = j;
       fgUse[p] = j.use[proc];
@@ -404,10 +457,19 @@ export function simulateTwoTier(jobs: readonly TwoTierJob[], options: TwoTierOpt
       markDirty(bgJob[p]);
     }
     enterForeground(j, via, 0);
+    if (checks) checkPlacement(j, 'fg');
   }
 
   function enterForeground(j: SimJob, via: 'fcfs' | 'backfill', pause: number): void {
     const now = sim.now;
+    if (checks) {
+      // EASY's promise: a head job reaches the fg tier by its first shadow time, as long as
+      // every fg job ended by its estimated end (fg slowdown or time slices can break that).
+      const p = promised.get(j);
+      if (p && p.overruns === overruns && now > p.shadow + 1e-6 * Math.max(1, Math.abs(p.shadow))) {
+        throw broken('twotier/reservation', `reached the fg tier at ${now}, after the shadow time ${p.shadow} reserved for it`, j);
+      }
+    }
     j.state = FG;
     j.fgStart = now;
     j.pausedUntil = now + pause;
@@ -434,6 +496,7 @@ export function simulateTwoTier(jobs: readonly TwoTierJob[], options: TwoTierOpt
       fold(j);
       for (let k = 0; k < j.n; k++) {
         const p = j.procs[k];
+        if (checks && (fgJob[p] !== null || bgJob[p] !== j)) throw broken('twotier/capacity', `swap onto processor ${p}, whose fg VM is not free`, j, p);
         bgJob[p] = null;
         bgUse[p] = 0;
         fgJob[p] = j;
@@ -444,6 +507,7 @@ export function simulateTwoTier(jobs: readonly TwoTierJob[], options: TwoTierOpt
       swaps++;
       record({ time: sim.now, action: 'swap', job: j.job.id, processors: procsOf(j) });
       enterForeground(j, via, 0);
+      if (checks) checkPlacement(j, 'fg');
       return true;
     }
     if (policy === 'reasy') return false;
@@ -478,15 +542,24 @@ export function simulateTwoTier(jobs: readonly TwoTierJob[], options: TwoTierOpt
     for (let p = P - 1; p >= 0; p--) if (bgEligible(p)) cand.push(p);
     if (knowUsage) cand.sort((a, b) => viewFg(a) - viewFg(b) || b - a);
     removeQueued(j);
+    if (checks && !useBackground) throw broken('twotier/tier', 'placed in a bg VM under EASY, which uses fg VMs only', j);
+    if (checks && cand.length < j.n) throw broken('twotier/capacity', `${cand.length} eligible bg VMs for ${j.n} processes`, j);
     for (let k = 0; k < j.n; k++) {
       const proc = j.order[k];
       const p = cand[k];
+      if (checks && !bgEligible(p)) throw broken('twotier/capacity', `bg VM of processor ${p} is taken or its fg process uses more than the threshold`, j, p);
       j.procs[proc] = p;
       bgJob[p] = j;
       bgUse[p] = j.use[proc];
       markDirty(fgJob[p]);
     }
     j.state = BG;
+    if (checks) {
+      checkPlacement(j, 'bg');
+      // REASY never moves a bg job: once in the bg tier its reservation is the one computed
+      // on its own processors (Algorithm 3), so an earlier promise no longer applies.
+      if (policy === 'reasy') promised.delete(j);
+    }
     j.everBg = true;
     if (Number.isNaN(j.start)) j.start = sim.now;
     j.last = sim.now;
@@ -559,6 +632,7 @@ export function simulateTwoTier(jobs: readonly TwoTierJob[], options: TwoTierOpt
         }
       }
       record({ time: now, action: 'reserve', job: head.job.id, processors: [], shadow, extra });
+      if (checks && !promised.has(head)) promised.set(head, { shadow, overruns });
       for (let k = 1; k < waiting.length && idleFg > 0; k++) {
         const j = waiting[k];
         if (j.n > idleFg || j.state === FG) continue;
@@ -621,7 +695,10 @@ export function simulateTwoTier(jobs: readonly TwoTierJob[], options: TwoTierOpt
     }, { priority: 1, kind: 'arrival' });
   }
   sim.run();
-  if (done !== all.length) throw new Error(`simulation ended with ${all.length - done} unfinished jobs (a job may be starved of cycles)`);
+  if (done !== all.length) {
+    const left = all.find((j) => j.state !== DONE)!;
+    throw new InvariantError('twotier/completed', `${policy}: simulation ended with ${all.length - done} unfinished jobs (a job may be starved of cycles)`, { job: left.job.id, time: sim.now });
+  }
 
   const results: TwoTierJobResult[] = all.map((j) => ({
     id: j.job.id,

@@ -1,6 +1,7 @@
 /**
  * Workload preparation for the two-tier experiments (MEASY paper, Section 3.1).
  */
+import { InputError } from '../../util/errors';
 import { Rng, Seed } from '../../util/random';
 import { WorkloadJob } from '../../workloads/job';
 import { TwoTierJob } from './simulator';
@@ -25,9 +26,9 @@ export interface CpuUsageOptions {
  */
 export function assignCpuUsage<J extends WorkloadJob>(jobs: readonly J[], options: CpuUsageOptions = {}): (J & TwoTierJob)[] {
   const mode = options.mode ?? 'paper';
-  if (mode !== 'paper' && mode !== 'full') throw new RangeError(`assignCpuUsage: mode must be 'paper' or 'full', got '${mode}'`);
+  if (mode !== 'paper' && mode !== 'full') throw new InputError(`assignCpuUsage: mode must be 'paper' or 'full', got '${mode}'`, { source: 'assignCpuUsage', field: 'mode' });
   const [lo, hi] = options.range ?? [0.4, 1.0];
-  if (!(lo > 0 && lo <= hi && hi <= 1)) throw new RangeError(`assignCpuUsage: range must satisfy 0 < low <= high <= 1, got [${lo}, ${hi}]`);
+  if (!(lo > 0 && lo <= hi && hi <= 1)) throw new InputError(`assignCpuUsage: range must satisfy 0 < low <= high <= 1, got [${lo}, ${hi}]`, { source: 'assignCpuUsage', field: 'range' });
   const rng = new Rng(options.seed ?? 1);
   return jobs.map((j) => {
     const use = new Float64Array(j.procs);
@@ -51,7 +52,7 @@ export interface WorkloadStatistics {
 }
 
 export function workloadStatistics(jobs: readonly WorkloadJob[]): WorkloadStatistics {
-  if (jobs.length === 0) throw new RangeError('workloadStatistics: no jobs');
+  if (jobs.length === 0) throw new InputError('workloadStatistics: no jobs', { source: 'workloadStatistics', field: 'jobs' });
   let p = 0;
   let r = 0;
   let s = 0;

@@ -9,7 +9,10 @@
  * order and skipping hosts identical (same load and memory) to one already
  * tried; prune when the load floor cannot beat the incumbent.
  */
-import { VcInstance, instanceTasks, FEASIBILITY_TOLERANCE } from './model';
+import { VcInstance, instanceTasks, FEASIBILITY_TOLERANCE, checkInstance } from './model';
+import { invariantChecksEnabled } from '../../util/invariants';
+import { verifyVcAllocation } from './invariants';
+import { placementYield, uniformYieldAllocation } from './improve';
 
 export interface ExactResult {
   /** optimal / infeasible are proofs; 'limit' means the node budget ran out. */
@@ -20,6 +23,7 @@ export interface ExactResult {
 }
 
 export function solveVcschedExact(inst: VcInstance, options: { nodeLimit?: number } = {}): ExactResult {
+  checkInstance(inst, 'solveVcschedExact');
   const nodeLimit = options.nodeLimit ?? 5_000_000;
   const tasks = instanceTasks(inst);
   const n = tasks.length;
@@ -70,5 +74,9 @@ export function solveVcschedExact(inst: VcInstance, options: { nodeLimit?: numbe
   // Loads below 1 all give yield 1: start the max at 1 so such placements tie.
   dfs(0, 1);
   if (bestPlacement === null) return { status: stopped ? 'limit' : 'infeasible', minYield: null, placement: null, nodes };
+  if (invariantChecksEnabled()) {
+    const found: number[] = bestPlacement;
+    verifyVcAllocation(inst, uniformYieldAllocation(inst, found, placementYield(inst, found)), { minYield: 1 / best, algorithm: 'EXACT' });
+  }
   return { status: stopped ? 'limit' : 'optimal', minYield: 1 / best, placement: bestPlacement, nodes };
 }

@@ -16,6 +16,7 @@
 import { Rng, createRng } from '../../util/random';
 import { LUBLIN_BATCH, lublinParams, sampleLublinSize } from '../../workloads/lublin';
 import { VcInstance, VcJob } from './model';
+import { InputError } from '../../util/errors';
 
 export interface VcInstanceSpec {
   hosts: number;
@@ -41,10 +42,17 @@ export const SLACKS = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9] as const;
 export const CVS = [0.25, 0.75] as const;
 
 function checkSpec(s: VcInstanceSpec): void {
-  if (!Number.isInteger(s.hosts) || s.hosts < 1) throw new RangeError(`VcInstanceSpec.hosts must be a positive integer, got ${s.hosts}`);
-  if (!Number.isInteger(s.tasks) || s.tasks < 1) throw new RangeError(`VcInstanceSpec.tasks must be a positive integer, got ${s.tasks}`);
-  if (!(s.slack >= 0 && s.slack < 1)) throw new RangeError(`VcInstanceSpec.slack must be in [0, 1), got ${s.slack}`);
-  if (!(s.memCv >= 0) || !(s.cpuCv >= 0)) throw new RangeError(`VcInstanceSpec.memCv and cpuCv must be >= 0, got ${s.memCv}, ${s.cpuCv}`);
+  const bad = (field: string, message: string) => new InputError(`VcInstanceSpec.${field} ${message}`, { source: 'generateVcInstance', field });
+  if (s === null || typeof s !== 'object') throw new InputError(`generateVcInstance: spec must be an object, got ${String(s)}`, { source: 'generateVcInstance' });
+  if (!Number.isInteger(s.hosts) || s.hosts < 1) throw bad('hosts', `must be a positive integer, got ${s.hosts}`);
+  if (!Number.isInteger(s.tasks) || s.tasks < 1) throw bad('tasks', `must be a positive integer, got ${s.tasks}`);
+  if (!(s.slack >= 0 && s.slack < 1)) throw bad('slack', `must be in [0, 1), got ${s.slack}`);
+  if (!(s.memCv >= 0 && Number.isFinite(s.memCv))) throw bad('memCv', `must be a finite number >= 0, got ${s.memCv}`);
+  if (!(s.cpuCv >= 0 && Number.isFinite(s.cpuCv))) throw bad('cpuCv', `must be a finite number >= 0, got ${s.cpuCv}`);
+  if (s.cpuMean !== undefined && !(s.cpuMean > 0 && s.cpuMean <= 1)) throw bad('cpuMean', `must be in (0, 1], got ${s.cpuMean}`);
+  if (s.maxJobSize !== undefined && !(Number.isInteger(s.maxJobSize) && s.maxJobSize >= 1)) {
+    throw bad('maxJobSize', `must be a positive integer, got ${s.maxJobSize}`);
+  }
 }
 
 /** One instance from a spec; all randomness from `rng`. */

@@ -9,7 +9,10 @@
 import { Rng, Seed, createRng } from '../../util/random';
 import { McbVariant, maximizeMinYield } from '../packing';
 import { VcAllocation, VcInstance, instanceTasks, checkInstance, evaluateAllocation, FEASIBILITY_TOLERANCE, VcTask } from './model';
-import { improveAverageYield, placementYield } from './improve';
+import { improveAverageYield, placementYield, solverFailureKind } from './improve';
+import { InputError, SolverError } from '../../util/errors';
+import { InvariantError, invariantChecksEnabled } from '../../util/invariants';
+import { verifyVcAllocation } from './invariants';
 import { LpRelaxationResult, solveVcschedLp } from './milp';
 
 export const VCSCHED_HEURISTICS = [
@@ -270,6 +273,10 @@ export function runVcschedHeuristic(inst: VcInstance, algorithm: VcHeuristic, op
       };
     }
     lp = lp ?? solveVcschedLp(inst);
+    // A relaxation the solver got wrong must not turn into a silent "failed" row.
+    if (lp.status !== undefined && lp.status !== 'optimal' && lp.status !== 'infeasible') {
+      throw new SolverError(`${algorithm} (LP relaxation)`, solverFailureKind(lp.status), lp.message ?? lp.status);
+    }
     if (lp.fractions) {
       const rng = createRng(options.seed ?? 1).fork(algorithm);
       placement = randomizedRoundingPlacement(inst, lp.fractions, rng, { epsilon: algorithm === 'RRNZ' ? options.rrnzEpsilon ?? 0.01 : 0 });
@@ -279,7 +286,7 @@ export function runVcschedHeuristic(inst: VcInstance, algorithm: VcHeuristic, op
     const r = maximizeMinYield(instanceTasks(inst), inst.hosts, { variant, tolerance: options.tolerance });
     placement = r ? r.placement : null;
   } else {
-    throw new RangeError(`runVcschedHeuristic: unknown algorithm '${algorithm}' (expected one of ${VCSCHED_HEURISTICS.join(', ')})`);
+    throw new InputError(`runVcschedHeuristic: unknown algorithm '${algorithm}' (expected one of ${VCSCHED_HEURISTICS.join(', ')})`, { source: 'runVcschedHeuristic', field: 'algorithm' });
   }
   const seconds = since(t0);
   if (!placement) return { algorithm, status: 'failed', placement: null, allocation: null, minYield: null, avgYield: null, seconds, message };
@@ -301,6 +308,8 @@ export function finishPlacement(
       ? { host: placement.slice(), cpu: instanceTasks(inst).map((t) => y * t.cpuNeed) }
       : improveAverageYield(inst, placement, { minYield: y, method: improve });
   const ev = evaluateAllocation(inst, allocation);
-  if (!ev.feasible) throw new Error(`internal error: infeasible allocation (${ev.violations.slice(0, 3).join('; ')})`);
+  // With checks on, name the broken constraint (and check the yield against the relaxation bound).
+  if (invariantChecksEnabled()) verifyVcAllocation(inst, allocation, { minYield: ev.minYield });
+  if (!ev.feasible) throw new InvariantError('vcsched/feasible', `infeasible allocation (${ev.violations.slice(0, 3).join('; ')})`);
   return { status: 'ok', placement, allocation, minYield: ev.minYield, avgYield: ev.avgYield };
 }

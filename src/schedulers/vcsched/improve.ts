@@ -4,7 +4,13 @@
  * (tasks are not moved, only CPU fractions grow).
  */
 import { VcAllocation, VcInstance, instanceTasks } from './model';
-import { runLp, lpValue } from './lpsolver';
+import { runLp, lpValue, LpStatus } from './lpsolver';
+import { SolverError, SolverFailure } from '../../util/errors';
+
+/** The SolverError kind of a non-optimal LP status (infeasible where feasibility is guaranteed: 'inconsistent'). */
+export function solverFailureKind(status: Exclude<LpStatus, 'optimal'>): SolverFailure {
+  return status === 'infeasible' ? 'inconsistent' : status;
+}
 
 /** Sum of CPU needs per host. */
 export function hostLoads(inst: VcInstance, placement: ArrayLike<number>): number[] {
@@ -69,7 +75,10 @@ export function improvedJobYields(inst: VcInstance, placement: ArrayLike<number>
       variables[`d${k}`] = v; // d_k = y_k - floor >= 0
     });
     const run = runLp({ optimize: 'avg', opType: 'max', constraints, variables });
-    if (!run.feasible) throw new Error('improvedJobYields: the average-yield LP was reported infeasible');
+    // Every job at the floor is feasible by construction: anything but an optimum is a solver fault.
+    if (run.status !== 'optimal') {
+      throw new SolverError('improvedJobYields (average-yield LP)', solverFailureKind(run.status), run.message ?? `solver reported ${run.status}`);
+    }
     return inst.jobs.map((j, k) => (j.cpuNeed > 0 ? Math.min(1, floor + Math.max(0, lpValue(run, `d${k}`))) : 1));
   }
 

@@ -18,8 +18,11 @@
  * status 'invalid', a time-out as 'feasible' (verified incumbent) or 'unknown'.
  */
 import { VcInstance, instanceTasks, checkInstance, placementFitsMemory } from './model';
-import { placementYield } from './improve';
-import { LpModel, runLp, lpValue } from './lpsolver';
+import { placementYield, uniformYieldAllocation } from './improve';
+import { invariantChecksEnabled } from '../../util/invariants';
+import { verifyVcAllocation } from './invariants';
+import { LpModel, LpStatus, runLp, lpValue } from './lpsolver';
+import { vcschedRelaxedMinYield } from '../../bounds/vcsched';
 
 export interface MilpOptions {
   /** Wall-clock limit for branch-and-cut, seconds (default 60). */
@@ -51,6 +54,8 @@ export interface MilpResult {
 }
 
 const e = (t: number, h: number) => `e_${t}_${h}`;
+/** Needs and memory requirements at or below this are left out of the model (the solver's precision is 1e-9). */
+const NEGLIGIBLE = 1e-9;
 const a = (t: number, h: number) => `a_${t}_${h}`;
 
 /** Build the JSON model for javascript-lp-solver. `relax`: no binaries (the LP of section 3.1). */
@@ -73,29 +78,45 @@ export function buildVcschedModel(inst: VcInstance, options: { relax?: boolean; 
     constraints[`cpu_${h}`] = { max: 1 };
     constraints[`mem_${h}`] = { max: 1 };
   }
+  // No zero (or negligible) coefficients: javascript-lp-solver declared
+  // feasible models infeasible when a task had memory 0 (a zero coefficient in
+  // a memory row) or CPU need 0 (degenerate need/yield rows with right-hand
+  // side 0), e.g. one host and one task {cpuNeed: 1, mem: 0}. Coefficients
+  // below the solver's precision are therefore left out: such a task gets no
+  // CPU variables and no need/yield/equal-share rows (its CPU is negligible and
+  // every answer is re-checked on the true values), and its memory is not
+  // entered in the memory rows.
   tasks.forEach((t, i) => {
+    const zeroNeed = !(t.cpuNeed > NEGLIGIBLE);
+    const zeroMem = !(t.mem > NEGLIGIBLE);
     constraints[`one_${i}`] = { equal: 1 };
-    constraints[`need_${i}`] = { max: t.cpuNeed };
-    constraints[`yield_${i}`] = { min: 0 }; // sum_h a - c Y >= 0
-    variables.Y[`yield_${i}`] = -t.cpuNeed;
     const f = firstTask.get(t.job)!;
-    if (f !== i) constraints[`same_${i}`] = { equal: 0 }; // sum_h a[i,h] - sum_h a[f,h] = 0
+    if (!zeroNeed) {
+      constraints[`need_${i}`] = { max: t.cpuNeed };
+      constraints[`yield_${i}`] = { min: 0 }; // sum_h a - c Y >= 0
+      variables.Y[`yield_${i}`] = -t.cpuNeed;
+      if (f !== i) constraints[`same_${i}`] = { equal: 0 }; // sum_h a[i,h] - sum_h a[f,h] = 0
+    }
     const hmax = sym ? Math.min(H - 1, i) : H - 1;
     for (let h = 0; h <= hmax; h++) {
-      constraints[`link_${i}_${h}`] = { max: 0 };
-      const ev: Record<string, number> = { [`one_${i}`]: 1, [`link_${i}_${h}`]: -1, [`mem_${h}`]: t.mem };
+      const ev: Record<string, number> = { [`one_${i}`]: 1 };
+      if (!zeroMem) ev[`mem_${h}`] = t.mem;
+      if (!zeroNeed) {
+        constraints[`link_${i}_${h}`] = { max: 0 };
+        ev[`link_${i}_${h}`] = -1;
+      }
       if (options.relax) {
         constraints[`eub_${i}_${h}`] = { max: 1 };
         ev[`eub_${i}_${h}`] = 1;
       } else binaries[e(i, h)] = 1;
       variables[e(i, h)] = ev;
-      variables[a(i, h)] = { [`link_${i}_${h}`]: 1, [`cpu_${h}`]: 1, [`need_${i}`]: 1, [`yield_${i}`]: 1 };
+      if (!zeroNeed) variables[a(i, h)] = { [`link_${i}_${h}`]: 1, [`cpu_${h}`]: 1, [`need_${i}`]: 1, [`yield_${i}`]: 1 };
     }
   });
   // Equal-allocation constraints need the first task's a-variables too.
   tasks.forEach((t, i) => {
     const f = firstTask.get(t.job)!;
-    if (f === i) return;
+    if (f === i || !(t.cpuNeed > NEGLIGIBLE)) return;
     const hmaxI = sym ? Math.min(H - 1, i) : H - 1;
     const hmaxF = sym ? Math.min(H - 1, f) : H - 1;
     for (let h = 0; h <= hmaxI; h++) variables[a(i, h)][`same_${i}`] = 1;
@@ -113,8 +134,12 @@ export function solveVcschedMilp(inst: VcInstance, options: MilpOptions = {}): M
   const run = runLp(model, timeLimit);
   const tasks = instanceTasks(inst);
   const base = { solverObjective: run.objective, seconds: run.seconds };
+  if (run.status === 'failure' || run.status === 'unbounded') {
+    // The solver threw, or its answer breaks the model (Y <= 1 makes it bounded): never read a value out of it.
+    return { status: 'invalid', minYield: null, placement: null, ...base, message: `solver ${run.status}: ${run.message ?? ''}` };
+  }
   if (!run.feasible) {
-    return { status: run.timedOut ? 'unknown' : 'infeasible', minYield: null, placement: null, ...base };
+    return { status: run.timedOut ? 'unknown' : 'infeasible', minYield: null, placement: null, ...base, ...(run.message ? { message: run.message } : {}) };
   }
   // Read the placement back and verify integrality, memory, and the objective.
   const placement: number[] = [];
@@ -136,6 +161,7 @@ export function solveVcschedMilp(inst: VcInstance, options: MilpOptions = {}): M
     return { status: 'invalid', minYield: null, placement: null, ...base, message: 'solver placement exceeds host memory' };
   }
   const y = placementYield(inst, placement);
+  if (invariantChecksEnabled()) verifyVcAllocation(inst, uniformYieldAllocation(inst, placement, y), { minYield: y, algorithm: 'MILP' });
   if (run.timedOut) return { status: 'feasible', minYield: y, placement, ...base };
   if (Math.abs(y - run.objective) > 1e-6) {
     return {
@@ -150,7 +176,16 @@ export function solveVcschedMilp(inst: VcInstance, options: MilpOptions = {}): M
 }
 
 export interface LpRelaxationResult {
+  /** True only when the solver found the optimum and it checked out (status 'optimal'). */
   feasible: boolean;
+  /**
+   * The solver's status, checked: 'optimal' also means that the optimum
+   * equals the closed-form relaxation optimum (bounds/vcsched.ts); an answer
+   * that disagrees with it, or an infeasibility verdict on an instance whose
+   * memory fits, is 'failure'.
+   */
+  status: LpStatus;
+  message?: string;
   /** Optimal Y of the relaxation (an upper bound on the MILP optimum). */
   minYield: number | null;
   /** Fractional e[t][h] of the solver's optimal vertex (used by RRND/RRNZ). */
@@ -162,12 +197,24 @@ export interface LpRelaxationResult {
 export function solveVcschedLp(inst: VcInstance): LpRelaxationResult {
   const model = buildVcschedModel(inst, { relax: true });
   const run = runLp(model);
-  if (!run.feasible) return { feasible: false, minYield: null, fractions: null, seconds: run.seconds };
+  const closedForm = vcschedRelaxedMinYield(inst);
+  let status = run.status;
+  let message = run.message;
+  if (status === 'infeasible' && closedForm !== null) {
+    status = 'failure';
+    message = `solver reports the relaxation infeasible, but total memory fits (closed-form optimum ${closedForm})`;
+  } else if (status === 'optimal' && (closedForm === null || Math.abs(run.objective - closedForm) > 1e-6)) {
+    status = 'failure';
+    message = `solver optimum ${run.objective} differs from the closed-form optimum ${closedForm}`;
+  }
+  if (status !== 'optimal') {
+    return { feasible: false, status, ...(message !== undefined ? { message } : {}), minYield: null, fractions: null, seconds: run.seconds };
+  }
   const tasks = instanceTasks(inst);
   const fractions = tasks.map((_, i) => {
     const row: number[] = [];
     for (let h = 0; h < inst.hosts; h++) row.push(Math.max(0, lpValue(run, e(i, h))));
     return row;
   });
-  return { feasible: true, minYield: run.objective, fractions, seconds: run.seconds };
+  return { feasible: true, status, minYield: run.objective, fractions, seconds: run.seconds };
 }

@@ -16,6 +16,7 @@
  *   average job yield (per job, not per task, for parallel jobs) without moving tasks.
  */
 import { YieldTask } from '../packing/yield';
+import { InputError } from '../../util/errors';
 
 /** One job: all its tasks have the same CPU need and memory requirement. */
 export interface VcJob {
@@ -59,15 +60,21 @@ export interface VcEvaluation {
 /** Tolerance used when checking capacities and equalities. */
 export const FEASIBILITY_TOLERANCE = 1e-6;
 
-/** Validate an instance; errors name the offending field. */
+/**
+ * Validate an instance; throws an InputError whose `source` is `where` and
+ * whose `field` is the offending field (`jobs[3].mem`).
+ */
 export function checkInstance(inst: VcInstance, where = 'VcInstance'): void {
-  if (!Number.isInteger(inst.hosts) || inst.hosts < 1) throw new RangeError(`${where}.hosts must be a positive integer, got ${inst.hosts}`);
-  if (!Array.isArray(inst.jobs)) throw new RangeError(`${where}.jobs must be an array`);
+  const bad = (field: string, message: string) => new InputError(`${where}.${field} ${message}`, { source: where, field });
+  if (inst === null || typeof inst !== 'object') throw new InputError(`${where}: instance must be an object, got ${String(inst)}`, { source: where });
+  if (!Number.isInteger(inst.hosts) || inst.hosts < 1) throw bad('hosts', `must be a positive integer, got ${inst.hosts}`);
+  if (!Array.isArray(inst.jobs)) throw bad('jobs', 'must be an array');
   inst.jobs.forEach((j, i) => {
-    if (!(j.cpuNeed >= 0 && j.cpuNeed <= 1)) throw new RangeError(`${where}.jobs[${i}].cpuNeed must be in [0, 1], got ${j.cpuNeed}`);
-    if (!(j.mem >= 0 && j.mem <= 1)) throw new RangeError(`${where}.jobs[${i}].mem must be in [0, 1], got ${j.mem}`);
+    if (j === null || typeof j !== 'object') throw bad(`jobs[${i}]`, `must be an object, got ${String(j)}`);
+    if (!(j.cpuNeed >= 0 && j.cpuNeed <= 1)) throw bad(`jobs[${i}].cpuNeed`, `must be in [0, 1], got ${j.cpuNeed}`);
+    if (!(j.mem >= 0 && j.mem <= 1)) throw bad(`jobs[${i}].mem`, `must be in [0, 1], got ${j.mem}`);
     const t = j.tasks ?? 1;
-    if (!Number.isInteger(t) || t < 1) throw new RangeError(`${where}.jobs[${i}].tasks must be a positive integer, got ${j.tasks}`);
+    if (!Number.isInteger(t) || t < 1) throw bad(`jobs[${i}].tasks`, `must be a positive integer, got ${j.tasks}`);
   });
 }
 
