@@ -4,6 +4,8 @@ import * as os from 'os';
 import * as path from 'path';
 import { Cell, defineSweep, Grid, SweepDefinition, sweepCells as expandCells } from '../../src/sweep';
 import {
+  batchBaselines,
+  checkExpected,
   evolvingApplications,
   measy,
   virtualClusters,
@@ -220,5 +222,36 @@ describe('02-virtual-clusters', () => {
     expect(parts.small.map((r) => [r.instance, r.algorithm])).to.deep.equal([[0, 'SG'], [1, 'SG']]);
     expect(parts.par.map((r) => [r.parallel, r.hosts, r.algorithm])).to.deep.equal([[true, 64, 'MCB8']]);
     expect(parts.large).to.deep.equal([]);
+  });
+});
+
+describe('00-batch-baselines', () => {
+  const B = batchBaselines;
+
+  it('paper grid: 6 workloads x 3 policies x 2 estimate kinds + 6 workloads x 6 loads x 3 policies, whole traces', () => {
+    const cells = sweepCells(B.paperSweep);
+    expect(cells.length).to.equal(6 * 3 * 2 + 6 * 6 * 3);
+    expect(cells.filter((c) => c.params.part === 'curves').length).to.equal(108);
+    expect(new Set(cells.map((c) => c.params.jobsPerTrace))).to.deep.equal(new Set([null]));
+    expect(new Set(cells.map((c) => c.params.workload)).size).to.equal(6);
+  });
+
+  it('cells (small workloads) return the summary and curve rows the notebook tabulates', () => {
+    const cells = sweepCells(B.paperSweep);
+    const summary = cells.find((c) => c.params.part === 'summary' && c.params.workload === 'Lublin' && c.params.policy === 'easy')!;
+    const curve = cells.find((c) => c.params.part === 'curves' && c.params.workload === 'KTH-SP2' && c.params.policy === 'conservative')!;
+    const small = { jobsPerTrace: 300, lublin: { jobs: 300, machineSize: 128, seed: 'batch-baselines' } };
+    const a = B.batchCell({ ...(summary.params as any), ...small });
+    expect(Object.keys(a)).to.deep.equal(['workload', 'policy', 'estimates', 'meanWait', 'maxWait', 'meanResponse', 'meanBsld', 'maxBsld', 'utilization', 'makespanDays']);
+    expect(a.workload).to.equal('Lublin');
+    const b = B.batchCell({ ...(curve.params as any), ...small }) as any;
+    expect(Object.keys(b)).to.deep.equal(['workload', 'policy', 'load', 'meanBsld', 'meanWait', 'utilization']);
+    expect(b.meanBsld).to.be.at.least(1);
+    expect(B.batchWorkload({ workload: 'KTH-SP2', ...small }).jobs.length).to.equal(300);
+  });
+
+  it('accepts the notebook parameters, including JOBS_PER_TRACE = Infinity for whole traces', () => {
+    expect(() => checkExpected('00-batch-baselines', { jobsPerTrace: Infinity, loads: [0.5, 0.6, 0.7, 0.8, 0.9, 0.95] }, B.BATCH_PAPER_GRID.paper)).not.to.throw();
+    expect(() => checkExpected('00-batch-baselines', { jobsPerTrace: 3000 }, B.BATCH_PAPER_GRID.paper)).to.throw(/jobsPerTrace = 3000 differs/);
   });
 });

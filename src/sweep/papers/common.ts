@@ -168,3 +168,17 @@ export function nullsToNaN<T extends object>(records: T[]): T[] {
   for (const r of records as Record<string, unknown>[]) for (const k of Object.keys(r)) if (r[k] === null) r[k] = NaN;
   return records;
 }
+
+/**
+ * Stored records come back with their keys sorted (canonical JSON). Put the
+ * listed keys first, in this order, so tables built from the records without
+ * an explicit column list look as they do after an in-process run.
+ */
+export function orderKeys<T extends object>(records: T[], keys: readonly string[]): T[] {
+  return records.map((r) => {
+    const out: Record<string, unknown> = {};
+    for (const k of keys) if (k in r) out[k] = (r as Record<string, unknown>)[k];
+    for (const [k, v] of Object.entries(r)) if (!(k in out)) out[k] = v;
+    return out as T;
+  });
+}

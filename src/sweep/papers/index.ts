@@ -7,15 +7,16 @@
  * Command line: `schedlab paper <notebook> [--workers n] [--shard i/n] [--scale quick|paper] [--slurm N]`.
  */
 import { PaperExperiment } from './common';
+import * as batchBaselines from './00-batch-baselines';
 import * as virtualClusters from './02-virtual-clusters';
 import * as evolvingApplications from './03-evolving-applications';
 import * as measy from './05-measy';
 
 export * from './common';
-export { virtualClusters, evolvingApplications, measy };
+export { batchBaselines, virtualClusters, evolvingApplications, measy };
 
 /** Every notebook with a paper-scale sweep, in notebook order. */
-export const PAPER_EXPERIMENTS: readonly PaperExperiment[] = [virtualClusters.experiment, evolvingApplications.experiment, measy.experiment];
+export const PAPER_EXPERIMENTS: readonly PaperExperiment[] = [batchBaselines.experiment, virtualClusters.experiment, evolvingApplications.experiment, measy.experiment];
 
 /**
  * The experiment of a notebook, by full name (`03-evolving-applications`),
