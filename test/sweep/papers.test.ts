@@ -4,6 +4,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { Cell, defineSweep, Grid, SweepDefinition, sweepCells as expandCells } from '../../src/sweep';
 import {
+  advanceReservation,
   batchBaselines,
   checkExpected,
   evolvingApplications,
@@ -253,5 +254,28 @@ describe('00-batch-baselines', () => {
   it('accepts the notebook parameters, including JOBS_PER_TRACE = Infinity for whole traces', () => {
     expect(() => checkExpected('00-batch-baselines', { jobsPerTrace: Infinity, loads: [0.5, 0.6, 0.7, 0.8, 0.9, 0.95] }, B.BATCH_PAPER_GRID.paper)).not.to.throw();
     expect(() => checkExpected('00-batch-baselines', { jobsPerTrace: 3000 }, B.BATCH_PAPER_GRID.paper)).to.throw(/jobsPerTrace = 3000 differs/);
+  });
+});
+
+describe('04-advance-reservation', () => {
+  const R = advanceReservation;
+
+  it('paper grid: 5 sweeps x 5 values x 5 replications x 7 policies, 10,000 requests', () => {
+    const cells = sweepCells(R.paperSweep);
+    expect(cells.length).to.equal(5 * 5 * 5 * 7);
+    expect(new Set(cells.map((c) => c.params.jobs))).to.deep.equal(new Set([10000]));
+    expect(cells.filter((c) => c.params.source === 'LANL-CM5').length).to.equal(2 * 175);
+  });
+
+  it('cells (few requests) return the records the summaries and paired differences use; policies share requests', () => {
+    const base = sweepCells(R.paperSweep).find((c) => c.params.experiment === 'flexibility' && c.params.source === 'LANL-CM5')!.params as any;
+    const rows = (['FF', 'PE_W'] as const).map((policy) => R.reservationCell({ ...base, jobs: 150, rep: 1, policy }));
+    for (const r of rows) {
+      expect(r).to.include.keys('experiment', 'x', 'policy', 'replication', 'acceptanceRate', 'averageSlowdown', 'utilization', 'requests');
+      expect(r.replication).to.equal(1);
+      expect(r.source).to.equal('LANL-CM5 trace');
+      expect(r.requests).to.equal(150);
+    }
+    expect(rows[0].acceptanceRate).to.be.within(0, 100);
   });
 });
