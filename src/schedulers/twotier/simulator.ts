@@ -337,6 +337,10 @@ export function simulateTwoTier(jobs: readonly TwoTierJob[], options: TwoTierOpt
       const rk = bgOverride
         ? bgOverride({ efficiency: j.eff, usage: j.use[k], idleShare: idle })
         : backgroundRate(j.eff, j.use[k], idle, bgModel);
+      // A user-supplied progress model must give a rate; NaN would silently finish jobs at random times.
+      if (bgOverride && !(typeof rk === 'number' && rk >= 0 && Number.isFinite(rk))) {
+        throw new InputError(`${SRC}: backgroundRate returned ${String(rk)} for job ${j.job.id} (need a finite rate >= 0)`, { source: SRC, field: 'backgroundRate' });
+      }
       if (rk < r) r = rk;
     }
     return r;
