@@ -247,6 +247,9 @@ function since(t0: bigint): number {
 
 /** Run one heuristic on an instance, then the common yield phases; the result is checked for feasibility. */
 export function runVcschedHeuristic(inst: VcInstance, algorithm: VcHeuristic, options: HeuristicOptions = {}): HeuristicResult {
+  if (!(VCSCHED_HEURISTICS as readonly string[]).includes(algorithm)) {
+    throw new InputError(`runVcschedHeuristic: unknown algorithm '${algorithm}' (expected one of ${VCSCHED_HEURISTICS.join(', ')})`, { source: 'runVcschedHeuristic', field: 'algorithm' });
+  }
   checkInstance(inst);
   const t0 = now();
   let placement: number[] | null = null;
