@@ -127,6 +127,26 @@ export function buildVcschedModel(inst: VcInstance, options: { relax?: boolean; 
   return model;
 }
 
+/**
+ * A placement that fits in memory by first fit over tasks in decreasing
+ * memory order, or null. Finding one proves the instance feasible (CPU can
+ * always be shared at some yield); not finding one proves nothing.
+ */
+export function memoryFirstFit(inst: VcInstance): number[] | null {
+  const tasks = instanceTasks(inst);
+  const order = tasks.map((_, i) => i).sort((x, y) => tasks[y].mem - tasks[x].mem || x - y);
+  const used = new Float64Array(inst.hosts);
+  const placement = new Array<number>(tasks.length).fill(-1);
+  for (const i of order) {
+    let h = 0;
+    while (h < inst.hosts && used[h] + tasks[i].mem > 1 + 1e-9) h++;
+    if (h === inst.hosts) return null;
+    used[h] += tasks[i].mem;
+    placement[i] = h;
+  }
+  return placement;
+}
+
 /** Solve the MILP exactly (within the time limit) and verify the answer. */
 export function solveVcschedMilp(inst: VcInstance, options: MilpOptions = {}): MilpResult {
   const timeLimit = options.timeLimitSeconds ?? 60;
@@ -139,7 +159,13 @@ export function solveVcschedMilp(inst: VcInstance, options: MilpOptions = {}): M
     return { status: 'invalid', minYield: null, placement: null, ...base, message: `solver ${run.status}: ${run.message ?? ''}` };
   }
   if (!run.feasible) {
-    return { status: run.timedOut ? 'unknown' : 'infeasible', minYield: null, placement: null, ...base, ...(run.message ? { message: run.message } : {}) };
+    if (run.timedOut) return { status: 'unknown', minYield: null, placement: null, ...base, ...(run.message ? { message: run.message } : {}) };
+    // An infeasibility verdict has no solution to check; refute it when a simple packing fits in memory.
+    const witness = memoryFirstFit(inst);
+    if (witness) {
+      return { status: 'invalid', minYield: null, placement: null, ...base, message: `solver reports infeasible, but placement [${witness.join(', ')}] fits in memory` };
+    }
+    return { status: 'infeasible', minYield: null, placement: null, ...base };
   }
   // Read the placement back and verify integrality, memory, and the objective.
   const placement: number[] = [];
