@@ -7,6 +7,7 @@ import {
   advanceReservation,
   batchBaselines,
   checkExpected,
+  dfrsVsBatch,
   evolvingApplications,
   measy,
   virtualClusters,
@@ -26,12 +27,32 @@ after(() => {
 });
 const quiet = { progress: 'none' as const, log: () => {} };
 
-/** Expanding a 186,480-cell grid takes seconds: do it once per sweep. */
+/** Expanding a sweep takes a while for the big ones: do it once per sweep. */
 const expanded = new Map<string, Cell[]>();
 function sweepCells(s: SweepDefinition): Cell[] {
   let cells = expanded.get(s.fingerprint);
   if (!cells) expanded.set(s.fingerprint, (cells = expandCells(s)));
   return cells;
+}
+
+/**
+ * Cells of a sweep whose grids never overlap (each has its own `part` or
+ * trace values), counted without expanding 150,000+ cells; checked against
+ * the expansion on the smaller sweeps below.
+ */
+function countCells(s: SweepDefinition): number {
+  return s.replications * s.grids.reduce((n, g) => n + Object.values(g).reduce((m, v) => m * v.length, 1), 0);
+}
+
+/** Cells of the grids that match `where` (a dimension fixed to one value), without expanding the whole sweep. */
+function gridCells(s: SweepDefinition, where: Record<string, unknown>): Record<string, any>[] {
+  const out: Record<string, any>[] = [];
+  for (const g of s.grids) {
+    if (!Object.entries(where).every(([k, v]) => (g[k] ?? [s.fixed[k]]).some((x) => x === v))) continue;
+    const one = defineSweep({ name: 'part', cell: s.cell, grid: { ...g, ...Object.fromEntries(Object.entries(where).filter(([k]) => k in g).map(([k, v]) => [k, [v as any]])) }, fixed: s.fixed });
+    out.push(...expandCells(one).map((c) => c.params));
+  }
+  return out;
 }
 
 /** The same cell as `base`'s paper sweep, on a small grid (for end-to-end runs in tests). */
@@ -62,11 +83,12 @@ describe('paper-scale sweeps', () => {
       for (const scale of ['paper', 'quick'] as const) {
         const s = e.sweep(scale);
         expect(s.fingerprint).to.match(/^[0-9a-f]{16}$/);
-        expect(sweepCells(s).length).to.be.greaterThan(0);
+        expect(countCells(s)).to.be.greaterThan(0);
+        if (countCells(s) < 20000) expect(sweepCells(s).length, s.name).to.equal(countCells(s));
         expect(names.has(s.name), s.name).to.equal(false);
         names.add(s.name);
       }
-      expect(sweepCells(e.sweep('quick')).length).to.be.lessThan(sweepCells(e.sweep('paper')).length);
+      expect(countCells(e.sweep('quick'))).to.be.lessThan(countCells(e.sweep('paper')));
     }
   });
 
@@ -192,16 +214,15 @@ describe('02-virtual-clusters', () => {
   const V = virtualClusters;
 
   it('paper grid: 1,440 small x 15 + 10,800 large x 12 + 1,440 MILP x 2 + 10,800 parallel x 3 cells', () => {
-    const cells = sweepCells(V.paperSweep);
-    const count = (part: string) => cells.filter((c) => c.params.part === part).length;
+    const count = (part: string) => countCells({ ...V.paperSweep, grids: V.paperSweep.grids.filter((g) => g.part[0] === part) });
     expect([count('small'), count('large'), count('milp'), count('par')]).to.deep.equal([1440 * 15, 10800 * 12, 1440 * 2, 10800 * 3]);
-    expect(cells.length).to.equal(186480);
+    expect(countCells(V.paperSweep)).to.equal(186480);
+    expect(gridCells(V.paperSweep, { part: 'milp', algorithm: 'MILP' }).length).to.equal(1440);
   });
 
   it('cells return the fields of the degradation tables and curves, for the instance vcschedInstanceSet generates', async () => {
     const { vcschedInstanceSet, runVcschedExperiment } = await import('../../src/schedulers/vcsched');
-    const smallCells = sweepCells(V.paperSweep).filter((c) => c.params.part === 'small');
-    const picks = [smallCells.find((c) => c.params.algorithm === 'MCB8')!, smallCells.find((c) => c.params.algorithm === 'EXACT')!, smallCells.find((c) => c.params.algorithm === 'RRND')!];
+    const picks = ['MCB8', 'EXACT', 'RRND'].map((algorithm) => ({ params: gridCells(V.paperSweep, { part: 'small', tasks: 6, slack: 0.1, instance: 0, algorithm })[0] }));
     const set = vcschedInstanceSet('small', { instancesPerSpec: 1, taskCounts: [6], slacks: [0.1], seed: 2009 });
     for (const c of picks) {
       const r = V.vcschedCell(c.params as any);
@@ -277,5 +298,37 @@ describe('04-advance-reservation', () => {
       expect(r.requests).to.equal(150);
     }
     expect(rows[0].acceptanceRate).to.be.within(0, 100);
+  });
+});
+
+describe('01-dfrs-vs-batch', () => {
+  const D = dfrsVsBatch;
+
+  it('paper grid: 1,182 traces x (20 + 98 algorithms + 11 periods); the scaled synthetic Table 2 is 900 x 20', () => {
+    expect(countCells(D.paperSweep)).to.equal(1182 * (20 + 98 + 11));
+    const t2 = gridCells(D.paperSweep, { part: 'table2' });
+    expect(t2.length).to.equal(1182 * 20);
+    expect(t2.filter((c) => c.trace_set === 'scaled').length).to.equal(900 * 20);
+    expect(new Set(t2.filter((c) => c.trace_set === 'hpc2n').map((c) => c.trace_index)).size).to.equal(182);
+    expect(new Set(gridCells(D.paperSweep, { part: 'appendix', trace_set: 'unscaled', trace_index: 0 }).map((c) => c.algorithm)).size).to.equal(98);
+    expect(gridCells(D.paperSweep, { part: 'period', trace_set: 'unscaled', trace_index: 0 }).map((c) => c.period)).to.deep.equal(
+      [900, 1200, 1800, 2400, 3600, 4800, 6000, 7200, 9000, 10800, 12000],
+    );
+  });
+
+  it('cells (short traces) return the Table 2-4 fields; MCB8 * appendix cells keep their call lists', () => {
+    const pick = (part: string, algorithm: string) => gridCells(D.paperSweep, { part, trace_set: 'scaled', trace_index: 0, load: 0.1, algorithm })[0] as any;
+    const short = { jobs_per_trace: 40, load: 0.5 };
+    const easy = D.dfrsCell({ ...pick('table2', 'EASY'), ...short });
+    const best = D.dfrsCell({ ...pick('table2', D.DFRS_BEST), ...short });
+    const mcb = D.dfrsCell({ ...pick('appendix', D.DFRS_MCB_CALLS_ALGORITHM), ...short });
+    for (const r of [easy, best, mcb]) {
+      expect(r).to.include.keys('trace_set', 'trace', 'load', 'algorithm', 'bound', 'degradation', 'norm_underutilization', 'pmtn_per_hour', 'mig_per_hour', 'pmtn_gbps', 'mig_gbps');
+      expect(r.bound).to.equal(easy.bound); // one trace, one bound
+      expect(r.degradation).to.be.at.least(1 - 1e-9);
+    }
+    expect(best.trace).to.equal('lublin-0@0.5');
+    expect(best.mcb_call_list).to.equal(undefined);
+    expect(mcb.mcb_call_list).to.be.an('array');
   });
 });

@@ -8,16 +8,17 @@
  */
 import { PaperExperiment } from './common';
 import * as batchBaselines from './00-batch-baselines';
+import * as dfrsVsBatch from './01-dfrs-vs-batch';
 import * as virtualClusters from './02-virtual-clusters';
 import * as evolvingApplications from './03-evolving-applications';
 import * as advanceReservation from './04-advance-reservation';
 import * as measy from './05-measy';
 
 export * from './common';
-export { batchBaselines, virtualClusters, evolvingApplications, advanceReservation, measy };
+export { batchBaselines, dfrsVsBatch, virtualClusters, evolvingApplications, advanceReservation, measy };
 
 /** Every notebook with a paper-scale sweep, in notebook order. */
-export const PAPER_EXPERIMENTS: readonly PaperExperiment[] = [batchBaselines.experiment, virtualClusters.experiment, evolvingApplications.experiment, advanceReservation.experiment, measy.experiment];
+export const PAPER_EXPERIMENTS: readonly PaperExperiment[] = [batchBaselines.experiment, dfrsVsBatch.experiment, virtualClusters.experiment, evolvingApplications.experiment, advanceReservation.experiment, measy.experiment];
 
 /**
  * The experiment of a notebook, by full name (`03-evolving-applications`),

@@ -1,0 +1,219 @@
+/**
+ * Notebook 01 (DFRS vs batch scheduling) at paper scale: 182 HPC2N weeks,
+ * 100 unscaled synthetic traces and 100 base traces scaled to 9 loads
+ * (1,182 traces, 1,000 jobs per synthetic trace). Three parts, one per
+ * `runDfrsGrid` use of the notebook:
+ *
+ *   table2    1,182 traces × 20 algorithms (FCFS, EASY, Table 2's 18 DFRS rows)    23,640 cells
+ *   appendix  1,182 traces × the 98 other DFRS variants                            115,836 cells
+ *   period    1,182 traces × GreedyPM * /per/opt=min/minvt=600 × 11 periods ≠ 600   13,002 cells
+ *                                                                                   152,478 cells
+ *
+ * The scaled synthetic Table 2 alone is 900 × 20 = 18,000 cells. One cell =
+ * one `dfrs.runDfrsCell` on a trace built by `dfrs.dfrsTrace` from plain
+ * parameters; a trace's Theorem 1 bound is computed by the first cell of
+ * that trace a worker runs and kept for the next ones (records carry it).
+ */
+import { defineSweep, Grid, SweepDefinition } from '../grid';
+import { SweepSummary } from '../run';
+import { DfrsCellRecord, dfrsBound, dfrsTrace, DfrsTraceSpec, runDfrsCell } from '../../schedulers/dfrs/experiment';
+import { allAlgorithmNames, TABLE2_DFRS_ALGORITHMS } from '../../schedulers/dfrs/names';
+import { DFRS_PAPER_COUNTS, DfrsJob } from '../../workloads/dfrs';
+import { checkExpected, completeResults, orderKeys, PaperExperiment, PaperRunOptions, PaperScale, runPaperSweep } from './common';
+
+export const NOTEBOOK = '01-dfrs-vs-batch';
+
+/** The notebook's parameter cell, per scale. `hpc2nMaxJobs: null` = whole weeks (the notebook's undefined). */
+export const DFRS_PAPER_GRID = {
+  paper: {
+    penalty: 300,
+    period: 600,
+    baseSeed: 1,
+    jobsPerTrace: 1000,
+    nUnscaled: 100,
+    nScaledBase: 100,
+    loads: [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9],
+    hpc2nWeeks: 182,
+    hpc2nMaxJobs: null as number | null,
+    appendixAllTraces: true,
+    periods: [600, 900, 1200, 1800, 2400, 3600, 4800, 6000, 7200, 9000, 10800, 12000],
+  },
+  quick: {
+    penalty: 300,
+    period: 600,
+    baseSeed: 1,
+    jobsPerTrace: 150,
+    nUnscaled: 2,
+    nScaledBase: 1,
+    loads: [0.1, 0.3, 0.5, 0.7, 0.9],
+    hpc2nWeeks: 2,
+    hpc2nMaxJobs: 200 as number | null,
+    appendixAllTraces: false,
+    periods: [600, 1200, 3000, 6000, 12000],
+  },
+};
+
+/** The notebook's best algorithm (Figures 3-4 sweep its period). */
+export const DFRS_BEST = 'GreedyPM */per/opt=min/minvt=600';
+/** FCFS, EASY and Table 2's 18 DFRS algorithms, in the paper's order. */
+export const DFRS_TABLE2_ALGORITHMS: readonly string[] = ['FCFS', 'EASY', ...TABLE2_DFRS_ALGORITHMS];
+/** The algorithm whose MCB8 call lists the notebook keeps (Section 6.2). */
+export const DFRS_MCB_CALLS_ALGORITHM = 'MCB8 */opt=min';
+
+export type DfrsPart = 'table2' | 'appendix' | 'period';
+
+export interface DfrsCellParams {
+  part: DfrsPart;
+  trace_set: 'hpc2n' | 'unscaled' | 'scaled';
+  trace_index: number;
+  /** Scaled set only (null otherwise). */
+  load: number | null;
+  /** Synthetic sets only (null for HPC2N). */
+  jobs_per_trace: number | null;
+  base_seed: number | null;
+  /** HPC2N only: keep the first n jobs of the week (null: all). */
+  max_jobs: number | null;
+  algorithm: string;
+  period: number;
+  penalty: number;
+}
+
+function traceSpec(p: DfrsCellParams): DfrsTraceSpec {
+  return p.trace_set === 'hpc2n'
+    ? { trace_set: 'hpc2n', trace_index: p.trace_index, ...(p.max_jobs !== null ? { max_jobs: p.max_jobs } : {}) }
+    : {
+        trace_set: p.trace_set,
+        trace_index: p.trace_index,
+        ...(p.load !== null ? { load: p.load } : {}),
+        jobs_per_trace: p.jobs_per_trace ?? undefined,
+        base_seed: p.base_seed ?? undefined,
+      };
+}
+
+/**
+ * Traces (with their bounds) this worker built, most recent last. Cells are
+ * dispatched trace by trace, so consecutive cells share a trace; a bound
+ * takes 0.1-0.2 s on a 1,000-job trace, a trace itself milliseconds.
+ */
+const traceCache: { key: string; trace: { jobs: DfrsJob[]; nodes: number; cores: number; name: string }; bound: number }[] = [];
+
+function cachedTrace(spec: DfrsTraceSpec) {
+  const key = JSON.stringify(spec);
+  const i = traceCache.findIndex((e) => e.key === key);
+  if (i >= 0) {
+    const [hit] = traceCache.splice(i, 1);
+    traceCache.push(hit);
+    return hit;
+  }
+  const trace = dfrsTrace(spec);
+  const entry = { key, trace, bound: dfrsBound(trace.jobs, trace.nodes) };
+  traceCache.push(entry);
+  if (traceCache.length > 4) traceCache.shift();
+  return entry;
+}
+
+/** Cell adapter: `runDfrsCell` as the notebook's `runDfrsGrid` calls run it (same labels, bound, batch unit, call lists), for one (trace, algorithm, period). */
+export function dfrsCell(p: DfrsCellParams): DfrsCellRecord {
+  const spec = traceSpec(p);
+  const { trace, bound } = cachedTrace(spec);
+  return runDfrsCell({
+    jobs: trace.jobs,
+    nodes: trace.nodes,
+    cores: trace.cores,
+    algorithm: p.algorithm,
+    bound,
+    period: p.period,
+    penalty: p.penalty,
+    batchUnit: p.trace_set === 'hpc2n' ? 'core' : 'node',
+    // as the notebook: MCB8 call lists are kept for the appendix runs of MCB8 * only
+    keepMcbCalls: p.part === 'appendix' && p.algorithm === DFRS_MCB_CALLS_ALGORITHM,
+    labels: { trace_set: p.trace_set, trace: trace.name, load: spec.load ?? null },
+  });
+}
+
+/** The notebook's traces of a scale, as grids over trace parameters (hpc2n, unscaled, scaled), in its order. */
+function traceGrids(scale: PaperScale, appendix: boolean): Grid[] {
+  const g = DFRS_PAPER_GRID[scale];
+  const weekIndex = (i: number) => Math.floor((i * DFRS_PAPER_COUNTS.hpc2n) / g.hpc2nWeeks);
+  const subset = appendix && !g.appendixAllTraces;
+  const synthetic = { jobs_per_trace: [g.jobsPerTrace], base_seed: [g.baseSeed], max_jobs: [null] };
+  const grids: Grid[] = [
+    // quick appendix: only the first trace of each set, plus scaled loads >= 0.7 (the notebook's subset)
+    { trace_set: ['hpc2n'], trace_index: subset ? [weekIndex(0)] : Array.from({ length: g.hpc2nWeeks }, (_, i) => weekIndex(i)), load: [null], jobs_per_trace: [null], base_seed: [null], max_jobs: [g.hpc2nMaxJobs] },
+    { trace_set: ['unscaled'], trace_index: subset ? [0] : Array.from({ length: g.nUnscaled }, (_, i) => i), load: [null], ...synthetic },
+  ];
+  if (!subset) {
+    grids.push({ trace_set: ['scaled'], trace_index: Array.from({ length: g.nScaledBase }, (_, i) => i), load: g.loads, ...synthetic });
+  } else {
+    // the first scaled trace is (base 0, first load); then base traces at loads >= 0.7, in the notebook's order
+    for (let i = 0; i < g.nScaledBase; i++) {
+      const loads = g.loads.filter((l) => (i === 0 && l === g.loads[0]) || l >= 0.7);
+      grids.push({ trace_set: ['scaled'], trace_index: [i], load: loads, ...synthetic });
+    }
+  }
+  return grids;
+}
+
+export function dfrsGrids(scale: PaperScale): Grid[] {
+  const g = DFRS_PAPER_GRID[scale];
+  const extra = allAlgorithmNames().filter((a) => !DFRS_TABLE2_ALGORITHMS.includes(a));
+  const withCells = (part: DfrsPart, appendix: boolean, cells: Grid) => traceGrids(scale, appendix).map((t) => ({ part: [part], ...t, ...cells }));
+  return [
+    ...withCells('table2', false, { algorithm: [...DFRS_TABLE2_ALGORITHMS], period: [g.period] }),
+    ...withCells('appendix', true, { algorithm: extra, period: [g.period] }),
+    ...g.periods.filter((p) => p !== g.period).flatMap((period) => withCells('period', false, { algorithm: [DFRS_BEST], period: [period] })),
+  ];
+}
+
+function makeSweep(scale: PaperScale): SweepDefinition {
+  return defineSweep({
+    name: scale === 'paper' ? NOTEBOOK : `${NOTEBOOK}-quick`,
+    version: 1,
+    description: 'DFRS vs batch: Table 2, the appendix variants and the period sweep on HPC2N weeks and synthetic traces',
+    cell: { module: __filename, export: 'dfrsCell' },
+    grid: dfrsGrids(scale),
+    fixed: { penalty: DFRS_PAPER_GRID[scale].penalty },
+  });
+}
+
+export const paperSweep = makeSweep('paper');
+export const quickSweep = makeSweep('quick');
+
+export const experiment: PaperExperiment = {
+  notebook: NOTEBOOK,
+  summary: 'DFRS: 1,182 traces x (20 Table 2 algorithms + 98 appendix variants + 11 periods of the best one)',
+  sweep: (scale) => (scale === 'paper' ? paperSweep : quickSweep),
+  exports: { paper: 'paperSweep', quick: 'quickSweep' },
+};
+
+const RECORD_KEYS = [
+  'trace_set', 'trace', 'load', 'algorithm', 'nodes', 'jobs', 'period', 'penalty', 'offered_load', 'bound', 'max_stretch', 'degradation',
+  'norm_underutilization', 'pmtn_per_hour', 'mig_per_hour', 'pmtn_per_job', 'mig_per_job', 'pmtn_gbps', 'mig_gbps',
+  'mcb_calls', 'mcb_mean_ms', 'mcb_max_ms', 'wall_ms', 'mcb_call_list',
+];
+/** Fields in which JSON's null stands for NaN/±Infinity (`load` is null on purpose for unscaled and HPC2N traces). */
+const NUMERIC = RECORD_KEYS.filter((k) => !['trace_set', 'trace', 'load', 'algorithm', 'mcb_call_list'].includes(k));
+
+/** The records of each part, in `runDfrsGrid` order (traces outer, algorithms inner; periods outermost). */
+export function dfrsResultsFrom(summary: SweepSummary): Record<DfrsPart, DfrsCellRecord[]> {
+  const results = orderKeys(completeResults<DfrsCellRecord>(summary), RECORD_KEYS);
+  const out: Record<DfrsPart, DfrsCellRecord[]> = { table2: [], appendix: [], period: [] };
+  summary.records.forEach((rec, i) => {
+    const r = results[i] as Record<string, unknown>;
+    for (const k of NUMERIC) if (r[k] === null) r[k] = NaN;
+    if (r.mcb_call_list === null) delete r.mcb_call_list;
+    out[rec.params.part as DfrsPart].push(results[i]);
+  });
+  return out;
+}
+
+/**
+ * The notebook's runs through the sweep (reads `results/01-dfrs-vs-batch/`,
+ * runs missing cells). `expect` holds the notebook's parameters.
+ */
+export async function dfrsPaperResults(
+  options: PaperRunOptions & { expect?: Partial<Record<keyof (typeof DFRS_PAPER_GRID)['paper'], unknown>> } = {},
+): Promise<Record<DfrsPart, DfrsCellRecord[]>> {
+  checkExpected(NOTEBOOK, options.expect, DFRS_PAPER_GRID[options.scale ?? 'paper']);
+  return dfrsResultsFrom(await runPaperSweep(experiment, options));
+}
