@@ -2,9 +2,10 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { repoRoot } from '../util/repo';
+import { makeFolder } from '../util/errors';
 
 function ensureDir(dir: string): string {
-  fs.mkdirSync(dir, { recursive: true });
+  makeFolder(dir); // an OutputError naming the folder if it cannot be made
   return dir;
 }
 

@@ -8,6 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as os from 'os';
 import type { Figure } from './charts';
+import { makeFolder } from '../util/errors';
 
 type Browser = import('playwright-core').BrowserContext;
 type Page = import('playwright-core').Page;
@@ -119,7 +120,7 @@ export async function renderFigure(fig: Figure, format: ImageFormat, options: Re
  */
 export async function exportFigure(fig: Figure, base: string, options: { formats?: ImageFormat[]; scale?: number } = {}): Promise<string[]> {
   const formats = options.formats ?? ['svg', 'png', 'pdf'];
-  fs.mkdirSync(path.dirname(path.resolve(base)), { recursive: true });
+  makeFolder(path.dirname(path.resolve(base)));
   const written: string[] = [];
   for (const fmt of formats) {
     const file = `${base.replace(/\.(svg|png|pdf)$/i, '')}.${fmt}`;

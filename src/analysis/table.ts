@@ -4,10 +4,10 @@
  * given; numbers are rounded to `digits` significant decimals for display only
  * (CSV keeps full precision so results can be re-read exactly).
  */
-import * as fs from 'fs';
 import * as path from 'path';
 import type { Row } from './frame';
 import { display } from './display';
+import { makeFolder, writeFileSafely } from '../util/errors';
 
 export interface TableOptions {
   /** Columns to include, in order (default: keys of the first record). */
@@ -135,11 +135,12 @@ export interface WrittenTable {
 /** Write `<dir>/<name>.csv`, `.md` and `.tex`; returns their paths. */
 export function writeTable(records: readonly Row[], dir: string, name: string, options: TableOptions = {}): WrittenTable {
   if (!/^[A-Za-z0-9._-]+$/.test(name)) throw new Error(`table name must be a plain file name, got "${name}"`);
-  fs.mkdirSync(dir, { recursive: true });
+  makeFolder(dir);
   const base = path.join(dir, name);
   const out = { csv: `${base}.csv`, markdown: `${base}.md`, latex: `${base}.tex` };
-  fs.writeFileSync(out.csv, toCsv(records, options));
-  fs.writeFileSync(out.markdown, toMarkdown(records, options));
-  fs.writeFileSync(out.latex, toLatex(records, options));
+  // Each file is written whole or not at all (OutputError naming it on a full disk).
+  writeFileSafely(out.csv, toCsv(records, options));
+  writeFileSafely(out.markdown, toMarkdown(records, options));
+  writeFileSafely(out.latex, toLatex(records, options));
   return out;
 }

@@ -19,7 +19,7 @@ import { formatShard, parseShard, shardCells, sweepCells } from '../sweep/grid';
 import { latestRecords, readResultsFile } from '../sweep/store';
 import { mergeResults } from '../sweep/merge';
 import { slurmPaths, slurmScript } from '../sweep/slurm';
-import { InputError, UsageError as BaseUsageError } from '../util/errors';
+import { InputError, makeFolder, OutputError, UsageError as BaseUsageError } from '../util/errors';
 
 const USAGE = `usage: schedlab sweep <command> ...
   run <sweep> [--out FILE] [--workers N] [--shard i/n] [--retries N] [--retry-failed]
@@ -224,10 +224,14 @@ function cmdSlurm(args: Args, out: (s: string) => void): number {
   const text = slurmScript(options);
   const paths = slurmPaths(options);
   // Slurm opens the log file before the script runs, so its folder must exist.
-  fs.mkdirSync(paths.logDir, { recursive: true });
+  makeFolder(paths.logDir);
   const script = flag(args, 'script');
   if (script) {
-    fs.writeFileSync(script, text, { mode: 0o755 });
+    try {
+      fs.writeFileSync(script, text, { mode: 0o755 });
+    } catch (e) {
+      throw new OutputError('write the Slurm script', script, e);
+    }
     out(`wrote ${script}: ${shards} array tasks over ${sweepCells(sweep).length} cells; submit with: sbatch ${script}`);
   } else out(text.trimEnd());
   if (!fs.existsSync(paths.cli)) {

@@ -5,7 +5,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { canonicalJson, SweepDefinition, sweepCells } from './grid';
-import { InputError, OutputError } from '../util/errors';
+import { InputError, makeFolder, OutputError } from '../util/errors';
 import { latestRecords, readResultsFile, recordContent, ResultRecord, serializeRecord } from './store';
 
 export interface MergeOptions {
@@ -113,9 +113,9 @@ export function mergeResults(out: string, inputs: readonly string[], options: Me
   // Written to a temporary file and renamed, so a full disk never leaves `out` half written
   // (an existing `out`, possibly one of the inputs, stays as it was).
   try {
-    fs.mkdirSync(path.dirname(outAbs), { recursive: true });
+    makeFolder(path.dirname(outAbs));
   } catch (e) {
-    throw new OutputError('create the folder of', outAbs, e);
+    throw new OutputError('create the folder of', outAbs, (e as OutputError).cause ?? e);
   }
   const tmp = `${outAbs}.merge-${process.pid}.tmp`;
   try {

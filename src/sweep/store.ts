@@ -11,7 +11,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { canonicalJson, CellParams, Json } from './grid';
-import { InputError, OutputError } from '../util/errors';
+import { InputError, makeFolder, OutputError } from '../util/errors';
 
 /** Fields that describe one execution (when, where, how long), not the result. */
 export interface RunInfo {
@@ -261,9 +261,9 @@ export class ResultsWriter {
     this.lockFile = this.file + '.lock';
     this.fd = null;
     try {
-      fs.mkdirSync(path.dirname(this.file), { recursive: true });
+      makeFolder(path.dirname(this.file));
     } catch (e) {
-      throw new OutputError('create the results folder for', this.file, e);
+      throw new OutputError('create the results folder for', this.file, (e as OutputError).cause ?? e);
     }
     let st: fs.Stats | undefined;
     try {
@@ -302,7 +302,7 @@ export class ResultsWriter {
 
   /**
    * Append one record as one line, in one write call. If the write fails
-   * (e.g. no space left) after writing part of the line, the part is cut off
+   * (e.g. no space left), whatever part of the line was written is cut off
    * again, so the file keeps only complete records; the error is an
    * OutputError. (Should the cut fail too, readers skip the torn line.)
    */
@@ -314,12 +314,11 @@ export class ResultsWriter {
     try {
       while (off < buf.length) off += fs.writeSync(this.fd, buf, off, buf.length - off);
     } catch (e) {
-      if (off > 0) {
-        try {
-          fs.ftruncateSync(this.fd, this.size);
-        } catch {
-          /* the torn line stays; readers skip it and the next run cuts it off */
-        }
+      // Cut off whatever part of the line reached the file (also a part written by a failing call).
+      try {
+        fs.ftruncateSync(this.fd, this.size);
+      } catch {
+        /* the torn line stays; readers skip it and the next run cuts it off */
       }
       throw new OutputError('append a result to', this.file, e);
     }

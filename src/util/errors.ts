@@ -129,6 +129,40 @@ export function explainFsError(e: unknown): string {
 }
 
 /**
+ * Create folder `dir` and its missing parents, one level at a time. Node's
+ * `mkdirSync(dir, {recursive: true})` loops for ever when the file system
+ * answers ENOENT for a folder that cannot be created (e.g. under /proc);
+ * here every failure is an OutputError naming the folder.
+ */
+export function makeFolder(dir: string): void {
+  const target = nodePath.resolve(dir);
+  const missing: string[] = [];
+  for (let d = target; ; d = nodePath.dirname(d)) {
+    let st: fs.Stats | undefined;
+    try {
+      st = fs.statSync(d);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT') throw new OutputError('create the folder', target, e);
+    }
+    if (st) {
+      if (!st.isDirectory()) throw new OutputError('create the folder', target, Object.assign(new Error(`${d} is not a folder`), { code: 'ENOTDIR' }));
+      break;
+    }
+    missing.push(d);
+    if (nodePath.dirname(d) === d) break;
+  }
+  for (const d of missing.reverse()) {
+    try {
+      fs.mkdirSync(d);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST' && fs.statSync(d).isDirectory()) continue; // made meanwhile
+      throw new OutputError('create the folder', target, e);
+    }
+  }
+}
+
+/**
  * Write `data` to `file` all or nothing: into a temporary file in the same
  * folder, then renamed over `file`. On any failure (no space, a parent that
  * is not a folder, a read-only file system) the temporary file is removed,
@@ -154,11 +188,7 @@ export function writeFileSafely(file: string, data: string | Uint8Array): void {
     }
     return;
   }
-  try {
-    fs.mkdirSync(nodePath.dirname(target), { recursive: true });
-  } catch (e) {
-    throw new OutputError('create the folder of', target, e);
-  }
+  makeFolder(nodePath.dirname(target));
   const tmp = `${target}.tmp-${process.pid}`;
   try {
     fs.writeFileSync(tmp, data);
