@@ -1,0 +1,124 @@
+/**
+ * Determinism of the main job at quick scale: executing the notebooks twice
+ * gives byte-identical CSV tables and identical text outputs, run times
+ * aside (the rule: test/determinism/compare.ts, docs/hardening-papers.md).
+ *
+ * Cost. The notebooks test (test/notebooks/) already executes every notebook
+ * once into out/<name>/. To avoid a third execution, this suite is moved to
+ * the end of the run (mocha runs files alphabetically, so it would otherwise
+ * come before test/notebooks/), and it takes those fresh outputs as the first
+ * run: only one more execution per notebook happens here, into a temporary
+ * SCHEDLAB_OUT. When out/<name>/ was not written by this test process (the
+ * suite run alone, or that notebook failed), both runs are executed here.
+ */
+import { expect } from 'chai';
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { compareCsv, compareNotebooks, compareRuns, formatComparison, isRunTimeColumn, isRunTimeRow, normalizeText } from './compare';
+
+const root = path.resolve(__dirname, '../..');
+const outRoot = path.join(root, 'out');
+const notebooks = fs
+  .readdirSync(path.join(root, 'notebooks'))
+  .filter((f) => f.endsWith('.ipynb'))
+  .sort();
+/** When this test process started: outputs written since then come from this run of the suite. */
+const processStart = Date.now() - process.uptime() * 1000;
+
+/** out/<name>/ holds a run made by this test process (the notebooks test), and SCHEDLAB_OUT does not point elsewhere. */
+function freshFirstRun(name: string): boolean {
+  if (process.env.SCHEDLAB_OUT !== undefined && path.resolve(process.env.SCHEDLAB_OUT) !== outRoot) return false;
+  const nb = path.join(outRoot, name, `${name}.ipynb`);
+  return fs.existsSync(nb) && fs.statSync(nb).mtimeMs >= processStart;
+}
+
+describe('determinism: the comparison rule', () => {
+  it('run-time columns and rows are recognised by name; simulated times are not', () => {
+    for (const h of ['runTimeMs', 'exactMeanMs', 'milpMeanSeconds', 'mean_s', 'max_s', 'schedulingTime_avg', 'sched. time max (ms)', 'seconds', 'elapsed']) {
+      expect(isRunTimeColumn(h), h).to.equal(true);
+    }
+    for (const h of ['meanRuntime', 'runtime', 'duration_s', 'makespan_avg', 'meanWait', 'makespan avg (h)', 'published max_s (below)', 'wait time (s)']) {
+      expect(isRunTimeColumn(h), h).to.equal(false);
+    }
+    expect(isRunTimeRow('large: MCB8 run time, 500 tasks (ms)')).to.equal(true);
+    expect(isRunTimeRow('small: MILP mean solve time (s, solved within limit)')).to.equal(true);
+    expect(isRunTimeRow('small: LP bound above optimum (mean %)')).to.equal(false);
+  });
+
+  it('tables: any changed value is a difference, except in run-time columns and rows', () => {
+    const a = 'algorithm,minYield,runTimeMs\nMCB8,0.81,1.25\nGR,0.7,0.5\n';
+    expect(compareCsv('t.csv', a, a.replace('1.25', '3.5')).identical).to.equal(true);
+    const changed = compareCsv('t.csv', a, a.replace('0.81', '0.82'));
+    expect(changed.identical).to.equal(false);
+    expect(changed.differences[0]).to.match(/row 1, column minYield: 0.81 vs 0.82/);
+    expect(compareCsv('t.csv', a, a.replace('GR,0.7,0.5\n', '')).identical).to.equal(false);
+    expect(compareCsv('t.csv', a, a.replace('minYield', 'min_yield')).identical).to.equal(false);
+    const long = 'quantity,ours\n"MCB8 run time, 500 tasks (ms)",2.15\nLP bound above MCB8 (mean %),12.0\n';
+    expect(compareCsv('l.csv', long, long.replace('2.15', '8.1')).identical).to.equal(true);
+    expect(compareCsv('l.csv', long, long.replace('12.0', '12.1')).identical).to.equal(false);
+    // quoted cells with commas and line breaks
+    const q = 'a,b\n"x, ""y""\nz",1\n';
+    expect(compareCsv('q.csv', q, q).identical).to.equal(true);
+    expect(compareCsv('q.csv', q, q.replace(',1', ',2')).identical).to.equal(false);
+  });
+
+  it('notebook text: timings are blanked, every other number must match; edited notebooks are reported', () => {
+    expect(normalizeText('180 runs, 13 s\ndone in 2s, 340 cells/s')).to.equal('180 runs, <t> s\ndone in <t>s, <t> cells/s');
+    const nb = (text: string, src = 'run()') => ({ cells: [{ cell_type: 'code', source: src, outputs: [{ output_type: 'stream', text }] }] });
+    expect(compareNotebooks('x', nb('max stretch 3.2 (12 s)'), nb('max stretch 3.2 (40 s)')).identical).to.equal(true);
+    const diff = compareNotebooks('x', nb('max stretch 3.2 (12 s)'), nb('max stretch 3.3 (12 s)'));
+    expect(diff.identical).to.equal(false);
+    expect(diff.differences[0]).to.match(/3\.2.*vs.*3\.3/);
+    const edited = compareNotebooks('x', nb('a'), nb('a', 'run(2)'));
+    expect(edited.sourcesChanged).to.equal(true);
+    expect(edited.identical).to.equal(false);
+    // the output folder's own path is not a difference
+    const p = compareNotebooks('x', nb('wrote /tmp/r1/x/tables/a.csv'), nb('wrote /tmp/r2/x/tables/a.csv'), ['/tmp/r1', '/tmp/r2']);
+    expect(p.identical).to.equal(true);
+  });
+});
+
+const runs = describe('determinism: notebooks executed twice at quick scale give identical tables and text outputs (run times aside)', function () {
+  this.timeout(60 * 60 * 1000);
+  let work = '';
+  const timings: string[] = [];
+  before(() => {
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'schedlab-determinism-'));
+  });
+  after(() => {
+    if (work) fs.rmSync(work, { recursive: true, force: true });
+    if (timings.length > 0) process.stdout.write(`      [determinism] extra executions: ${timings.join(', ')}\n`);
+  });
+
+  for (const file of notebooks) {
+    const name = path.basename(file, '.ipynb');
+    it(`${name}`, () => {
+      const reuse = freshFirstRun(name);
+      const dir = path.join(work, name);
+      const t0 = Date.now();
+      const r = spawnSync('bash', ['scripts/determinism.sh', '--no-setup', '--runs-only', '--work', dir, ...(reuse ? ['--first', outRoot] : []), `notebooks/${file}`], {
+        cwd: root,
+        env: { ...process.env, SCHEDLAB_SCALE: 'quick' },
+        encoding: 'utf8',
+      });
+      timings.push(`${name} ${Math.round((Date.now() - t0) / 1000)} s${reuse ? '' : ' (both runs)'}`);
+      expect(r.status, `executing ${file} failed:\n${r.stderr.slice(-4000)}`).to.equal(0);
+      const cmp = compareRuns(reuse ? outRoot : path.join(dir, 'run1'), path.join(dir, 'run2'), [name]);
+      expect(cmp.tables.length + cmp.notebooks.length, 'nothing was compared').to.be.greaterThan(0);
+      expect(cmp.identical, formatComparison(cmp)).to.equal(true);
+    });
+  }
+});
+
+// Move the execution suite after every other suite (test/notebooks/ in particular, see the file comment).
+before(function () {
+  const parent = runs.parent;
+  if (!parent) return;
+  const i = parent.suites.indexOf(runs);
+  if (i >= 0 && i !== parent.suites.length - 1) {
+    parent.suites.splice(i, 1);
+    parent.suites.push(runs);
+  }
+});
