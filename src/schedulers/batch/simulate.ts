@@ -98,6 +98,7 @@ export function simulateBatch(jobs: readonly WorkloadJob[], options: BatchOption
   if (!POLICIES.includes(policy)) throw new InputError(`simulateBatch: unknown policy '${policy}' (use ${POLICIES.join(', ')})`, { source: src, field: 'policy' });
   if (estimates !== 'exact' && estimates !== 'requested') throw new InputError(`simulateBatch: estimates must be 'exact' or 'requested', got '${estimates}'`, { source: src, field: 'estimates' });
   const checks = invariantChecksEnabled();
+  const at = (i: number, field: string) => ({ source: src, field: `jobs[${i}].${field}` });
 
   const n = jobs.length;
   const submit = new Float64Array(n);
@@ -111,11 +112,10 @@ export function simulateBatch(jobs: readonly WorkloadJob[], options: BatchOption
   const completed = checks ? new Uint8Array(n) : undefined;
   for (let i = 0; i < n; i++) {
     const j = jobs[i];
-    const at = (field: string) => ({ source: src, field: `jobs[${i}].${field}` });
-    if (!Number.isFinite(j.submit)) throw new InputError(`simulateBatch: job ${j.id} has submit time ${j.submit}`, at('submit'));
-    if (!(j.runtime >= 0) || !Number.isFinite(j.runtime)) throw new InputError(`simulateBatch: job ${j.id} has run time ${j.runtime}`, at('runtime'));
-    if (!Number.isInteger(j.procs) || j.procs < 1) throw new InputError(`simulateBatch: job ${j.id} has ${j.procs} processors (need a positive integer)`, at('procs'));
-    if (j.procs > machineSize) throw new InputError(`simulateBatch: job ${j.id} needs ${j.procs} processors but the machine has ${machineSize}`, at('procs'));
+    if (!Number.isFinite(j.submit)) throw new InputError(`simulateBatch: job ${j.id} has submit time ${j.submit}`, at(i, 'submit'));
+    if (!(j.runtime >= 0) || !Number.isFinite(j.runtime)) throw new InputError(`simulateBatch: job ${j.id} has run time ${j.runtime}`, at(i, 'runtime'));
+    if (!Number.isInteger(j.procs) || j.procs < 1) throw new InputError(`simulateBatch: job ${j.id} has ${j.procs} processors (need a positive integer)`, at(i, 'procs'));
+    if (j.procs > machineSize) throw new InputError(`simulateBatch: job ${j.id} needs ${j.procs} processors but the machine has ${machineSize}`, at(i, 'procs'));
     submit[i] = j.submit;
     runtime[i] = j.runtime;
     procs[i] = j.procs;
