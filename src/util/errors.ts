@@ -48,9 +48,9 @@ export class InputError extends SchedlabError {
   readonly line?: number;
   readonly field?: string;
 
-  /** `message` is the whole text; when it does not start with the source, the source is put in front. */
+  /** `message` is the whole text; when it does not name the source, the source is put in front. */
   constructor(message: string, where: InputLocation) {
-    super(message.startsWith(where.source) ? message : `${where.source}: ${message}`);
+    super(message.includes(where.source) ? message : `${where.source}: ${message}`);
     this.source = where.source;
     if (where.line !== undefined) this.line = where.line;
     if (where.field !== undefined) this.field = where.field;
@@ -60,8 +60,9 @@ export class InputError extends SchedlabError {
 /** A bad command-line flag or argument. `field` is the flag (`--policy`). */
 export class UsageError extends InputError {
   constructor(message: string, where: Partial<InputLocation> = {}) {
-    // The CLI prints its own prefix (`schedlab simulate: …`), so the message is kept as given.
     super(message, { source: where.source ?? '', ...(where.field !== undefined ? { field: where.field } : {}) });
+    // The CLI prints its own prefix (`schedlab simulate: …`), so the message is kept as given.
+    this.message = message;
   }
 }
 

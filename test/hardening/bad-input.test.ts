@@ -515,6 +515,7 @@ describe('hardening: CLI flags', function () {
       n++;
       expect(r.code, args.join(' ')).to.equal(2);
       expect(r.err, args.join(' ')).to.match(msg);
+      expect(r.err, 'prefix once').to.not.match(/schedlab simulate: schedlab simulate/);
     }
     expect(n).to.be.at.least(cases.length - 1);
     record({ area: 'CLI', kind: '`schedlab simulate` bad flags, values, files and combinations', cases: n, outcome: 'exit code 2, message naming the flag / file:line:field' });
@@ -547,6 +548,7 @@ describe('hardening: CLI flags', function () {
       const r = await capture((o) => sweepMain(args, o));
       expect(r.code, args.join(' ')).to.equal(1);
       expect(r.err, args.join(' ')).to.match(msg);
+      expect(r.err, 'prefix once').to.not.match(/schedlab sweep: schedlab sweep/);
     }
     expect(fs.existsSync(out), 'no results written by refused runs').to.equal(false);
     record({ area: 'CLI', kind: '`schedlab sweep` bad flags, values and arguments (incl. --timeout abc, which used to time every cell out at once)', cases: cases.length, outcome: 'exit code 1, message naming the flag; nothing written' });
