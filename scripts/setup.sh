@@ -44,7 +44,7 @@ fi
 
 # 3. Compile src/ to dist/ (incremental) ------------------------------------------
 say "compiling the toolkit"
-npx --no-install tsc -p tsconfig.json --incremental --tsBuildInfoFile dist/.tsbuildinfo
+node node_modules/typescript/bin/tsc -p tsconfig.json --incremental --tsBuildInfoFile dist/.tsbuildinfo
 
 # 4. tslab kernel, registered against Debian's python3 -----------------------------
 TSLAB="$ROOT/node_modules/.bin/tslab"

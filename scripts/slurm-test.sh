@@ -56,8 +56,8 @@ fi
 log "$(slurmctld -V), $(munged --version 2>&1 | head -1 | awk '{print $1}')"
 
 # --- 2. build the toolkit (the job runs compiled dist/cli/sweep.js) ----------
-log "building dist/ (npx tsc -p tsconfig.json)"
-(cd "$ROOT" && npx tsc -p tsconfig.json >"$WORK/tsc.log" 2>&1) || log "tsc reported errors (see $WORK/tsc.log); using what it emitted"
+log "building dist/ (npm run build)"
+(cd "$ROOT" && node node_modules/typescript/bin/tsc -p tsconfig.json >"$WORK/tsc.log" 2>&1) || log "tsc reported errors (see $WORK/tsc.log); using what it emitted"
 CLI="$ROOT/dist/cli/sweep.js"
 [ -f "$CLI" ] || die "$CLI was not built"
 

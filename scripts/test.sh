@@ -5,5 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 echo "[test] type-checking src/, test/ and bench/" >&2
-npx --no-install tsc -p tsconfig.test.json --noEmit
+node node_modules/typescript/bin/tsc -p tsconfig.test.json --noEmit
 npx --no-install mocha --reporter test/support/reporter.js 'test/**/*.test.ts' "$@"

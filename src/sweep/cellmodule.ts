@@ -43,7 +43,7 @@ export function resolveModulePath(modulePath: string, baseDir: string): string {
   } catch {
     /* fall through */
   }
-  const hint = modulePath.startsWith('dist/') ? ' (run `npx tsc -p tsconfig.json` to build dist/)' : '';
+  const hint = modulePath.startsWith('dist/') ? ' (run `npm run build` to build dist/)' : '';
   throw new InputError(`cell module ${JSON.stringify(modulePath)} not found in ${[...new Set(dirs)].join(', ')}${hint}`, { source: modulePath, field: 'cell.module' });
 }
 
