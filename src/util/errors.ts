@@ -48,9 +48,9 @@ export class InputError extends SchedlabError {
   readonly line?: number;
   readonly field?: string;
 
-  /** `message` is the whole text; when it does not name the source, the source is put in front. */
+  /** `message` is the whole text; the source is put in front unless the message already starts with it. */
   constructor(message: string, where: InputLocation) {
-    super(message.includes(where.source) ? message : `${where.source}: ${message}`);
+    super(message.startsWith(where.source) ? message : `${where.source}: ${message}`);
     this.source = where.source;
     if (where.line !== undefined) this.line = where.line;
     if (where.field !== undefined) this.field = where.field;
