@@ -143,6 +143,41 @@ describe('dfrs MCB8 through the shared packing module', () => {
     expect(Array.from(ft.mapping.get(running) as Int32Array)).to.deep.equal([0]);
   });
 
+  it('minvt: a young running job may be paused for a higher-priority job (the paper protects it from migration only)', () => {
+    // One node. Job 0 runs (virtual time 50 < 600, priority 100/2500 = 0.04); job 1 never ran
+    // (infinite priority); both need 0.6 of the memory. Section 4.3: young jobs "may be paused in
+    // order to run higher priority jobs" -> job 0 is dropped by default.
+    const young = job(0, { nodes: [0], mem: 0.6, flowTime: 100, virtualTime: 50 });
+    const fresh = job(1, { tasks: 1, mem: 0.6 });
+    const limit = { kind: 'minvt' as const, seconds: 600 };
+    const paper = mcb8Mapping([young, fresh], { nodeCount: 1, limit });
+    expect(paper.mapping.has(young)).to.equal(false);
+    expect(paper.mapping.has(fresh)).to.equal(true);
+    // The other readings keep it (and then the newcomer waits).
+    for (const limitProtects of ['preemption', 'both'] as const) {
+      const other = mcb8Mapping([young, fresh], { nodeCount: 1, limit, limitProtects });
+      expect(other.mapping.has(young), limitProtects).to.equal(true);
+      expect(other.mapping.has(fresh), limitProtects).to.equal(false);
+    }
+  });
+
+  it('drops the lowest-priority job until the rest fits (the paper), or skips only the misfits (option)', () => {
+    // One node. Priorities: a > b > c. a and b need 0.6 of the memory each, c needs 0.3.
+    // The paper's rule removes c, then b: only a runs, although c would fit beside a.
+    const a = job(0, { tasks: 1, mem: 0.6 });
+    const b = job(1, { tasks: 1, mem: 0.6, flowTime: 100, virtualTime: 10 });
+    const c = job(2, { tasks: 1, mem: 0.3, flowTime: 100, virtualTime: 50 });
+    const paper = mcb8Mapping([c, b, a], { nodeCount: 1 });
+    expect([...paper.mapping.keys()]).to.deep.equal([a]);
+    expect(paper.dropped).to.equal(2);
+    const skip = mcb8Mapping([c, b, a], { nodeCount: 1, dropRule: 'skip' });
+    expect(new Set(skip.mapping.keys())).to.deep.equal(new Set([a, c]));
+    expect(skip.dropped).to.equal(1);
+    const stretch = mcb8StretchMapping([c, b, a], 600, { nodeCount: 1, dropRule: 'skip' });
+    expect(new Set(stretch.mapping.keys())).to.deep.equal(new Set([a, c]));
+    expect(() => mcb8Mapping([a], { nodeCount: 1, dropRule: 'any' as never })).to.throw(/dropRule/);
+  });
+
   it('MCB8-stretch finds the smallest common estimated stretch the packing allows', () => {
     // One node, two fresh one-task jobs (need 1): yields y1 + y2 <= 1; with vt = ft = 0 and
     // period T, S = (ft+T)/(vt+yT) = 1/y, so the best common stretch is 2 (s = 1/2).

@@ -34,6 +34,35 @@ describe('dfrs simulator', () => {
     expect(pen.usefulCpuSeconds).to.be.closeTo(1100, 1e-9);
   });
 
+  it('penalty models: paid on resume (default), from the pause, or only on moves (hand-worked)', () => {
+    // Same two jobs as above: A (1000 s) is paused at 100 for B and resumed at 200 with 900 s left.
+    const jobs = [J(1, 0, 1000), J(2, 100, 100)];
+    const endA = (penaltyModel?: 'resume' | 'pause' | 'migration-only', b = 100) =>
+      simulateDfrs([jobs[0], J(2, 100, b)], { nodes: 1, algorithm: 'GreedyP */opt=min', penaltyModel, checkInvariants: true }).jobs.find((j) => j.id === 1)!;
+    expect(endA().completion).to.equal(1400); // 200 + 300 + 900
+    expect(endA('resume').completion).to.equal(1400);
+    // 'pause': the 300 s run from the pause at 100; resumed at 200, A waits until 400, ends at 1300.
+    expect(endA('pause')).to.include({ completion: 1300, penaltySeconds: 200 });
+    // A pause longer than the penalty hides it: B runs 500 s, A resumes at 600 at once, ends at 1500.
+    expect(endA('pause', 500)).to.include({ completion: 1500, penaltySeconds: 0 });
+    expect(endA('resume', 500).completion).to.equal(1800);
+    // 'migration-only': resuming is free.
+    expect(endA('migration-only')).to.include({ completion: 1100, penaltySeconds: 0 });
+    expect(() => simulateDfrs(jobs, { nodes: 1, algorithm: 'GreedyP */opt=min', penaltyModel: 'never' as never })).to.throw(/penaltyModel/);
+  });
+
+  it('breaks priority ties by submission order, earlier first (option: later first)', () => {
+    // /per on one node: two fresh jobs (memory 0.6 each) wait for the tick at 600; both have infinite
+    // priority, so the earlier one runs first by default and the later one with 'later-first'.
+    const jobs = [J(1, 0, 100), J(2, 10, 100)];
+    const start = (priorityTies?: 'earlier-first' | 'later-first') => {
+      const r = simulateDfrs(jobs, { nodes: 1, algorithm: '/per/opt=min', priorityTies, checkInvariants: true });
+      return r.jobs.map((j) => j.start);
+    };
+    expect(start()).to.deep.equal([600, 1200]);
+    expect(start('later-first')).to.deep.equal([1200, 600]);
+  });
+
   it('shares a node at equal yield and finishes jobs at the exact times', () => {
     // Two one-task jobs (need 1, mem 0.3) on one node from t=0: yield 1/2 each. The 100 s job ends at
     // 200; the 300 s job has 200 s left and runs alone at yield 1: ends at 400.

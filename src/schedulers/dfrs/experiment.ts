@@ -20,7 +20,7 @@ import {
 import { degradationFromBound, maxBoundedStretch, reschedulingCosts, underutilization } from '../../metrics/dfrs';
 import { BatchUnit, simulateDfrsBatch } from './batch';
 import { isBatchAlgorithm, parseAlgorithm } from './names';
-import { DfrsJobOutcome, McbCall, simulateDfrs } from './simulator';
+import { DfrsJobOutcome, DfrsSimulationOptions, McbCall, simulateDfrs } from './simulator';
 
 export interface DfrsCellInput {
   jobs: readonly DfrsJob[];
@@ -40,6 +40,12 @@ export interface DfrsCellInput {
   /** Node memory in GB for bandwidth (default 8). */
   nodeMemoryGB?: number;
   checkInvariants?: boolean;
+  /**
+   * Further options of the DFRS simulator (readings of the paper's ambiguous
+   * points: `virtualTimeDuringPenalty`, `penaltyModel`, `dropRule`,
+   * `limitProtects`, `priorityTies`, ...). Ignored for FCFS and EASY.
+   */
+  simulation?: Partial<Omit<DfrsSimulationOptions, 'nodes' | 'algorithm' | 'period' | 'penalty'>>;
   /** Keep the list of MCB8 calls in the record (for run-time distributions; default false). */
   keepMcbCalls?: boolean;
   /** Copied into the record (e.g. trace_set, trace, load). */
@@ -91,7 +97,7 @@ export function runDfrsCell(input: DfrsCellInput): DfrsCellRecord {
   } else {
     const alg = parseAlgorithm(input.algorithm);
     name = alg.name;
-    const res = simulateDfrs(jobs, { nodes, algorithm: alg, period, penalty, checkInvariants: input.checkInvariants });
+    const res = simulateDfrs(jobs, { ...(input.simulation ?? {}), nodes, algorithm: alg, period, penalty, checkInvariants: input.checkInvariants });
     outcomes = res.jobs;
     calls = res.mcbCalls;
   }
@@ -235,6 +241,8 @@ export interface DfrsGridOptions {
   keepMcbCalls?: (algorithm: string) => boolean;
   /** Extra labels for every record (e.g. { experiment: 'period' }). */
   labels?: Record<string, string | number | null>;
+  /** Further DFRS simulator options for every cell (see DfrsCellInput.simulation). */
+  simulation?: DfrsCellInput['simulation'];
   /** Called after every cell. */
   onProgress?: (done: number, total: number, record: DfrsCellRecord) => void;
 }
@@ -255,6 +263,7 @@ export function runDfrsGrid(traces: readonly PreparedDfrsTrace[], algorithms: re
         penalty: options.penalty,
         batchUnit: t.batchUnit,
         keepMcbCalls: options.keepMcbCalls?.(algorithm) ?? false,
+        simulation: options.simulation,
         labels: { ...t.labels, ...(options.labels ?? {}) },
       });
       out.push(r);

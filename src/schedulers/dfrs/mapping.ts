@@ -176,11 +176,35 @@ export function preemptiveGreedy(
   return { placed, paused, moved };
 }
 
+/** What minvt/minft protects a young running job from (see GlobalMappingOptions.limitProtects). */
+export type LimitProtection = 'migration' | 'preemption' | 'both';
+/** How MCB8 chooses the jobs left out when not all fit (see GlobalMappingOptions.dropRule). */
+export type DropRule = 'lowest-priority' | 'skip';
+
 /** Options of the global mappers. */
 export interface GlobalMappingOptions {
   nodeCount: number;
   /** Running jobs below this bound keep their nodes if they keep running (minvt / minft). */
   limit?: { kind: 'minvt' | 'minft'; seconds: number };
+  /**
+   * What minvt/minft protects a running job under the bound from (default
+   * 'migration'). The paper (section 4.3): such jobs "may be paused in order
+   * to run higher priority jobs, but, if they continue running, their current
+   * node mapping must be maintained" — protection from migration only. The
+   * other readings are for sensitivity studies: 'preemption' (never dropped
+   * while under the bound, but may move) and 'both'.
+   */
+  limitProtects?: LimitProtection;
+  /**
+   * Which jobs wait when not all jobs fit in memory (default 'lowest-priority').
+   * 'lowest-priority' is the paper's rule (section 4.3): "removes the lowest
+   * priority job from consideration and tries again", so a job waits whenever
+   * any higher-priority job it cannot share the nodes with is kept, even if it
+   * would fit beside all the others. 'skip' (not in the paper, for sensitivity
+   * studies): go through the jobs by decreasing priority and keep each one that
+   * still fits beside those already kept.
+   */
+  dropRule?: DropRule;
   /** MCB variant (default 8). */
   variant?: McbVariant;
   /** Binary-search accuracy (default 0.01, as in the paper). */
@@ -203,9 +227,46 @@ function bySubmission(jobs: ActiveJob[]): ActiveJob[] {
   return jobs.sort((a, b) => a.order - b.order);
 }
 
-function isPinned(j: ActiveJob, limit: GlobalMappingOptions['limit']): boolean {
+/** A running job under the minvt/minft bound. */
+function isYoung(j: ActiveJob, limit: GlobalMappingOptions['limit']): boolean {
   if (!limit || !j.nodes) return false;
   return (limit.kind === 'minvt' ? j.virtualTime : j.flowTime) < limit.seconds;
+}
+
+/**
+ * The jobs MCB8 tries to run, by decreasing priority (jobs protected from
+ * preemption first), and which of them keep their nodes.
+ */
+function selectJobs(jobs: readonly ActiveJob[], options: GlobalMappingOptions): { selected: ActiveJob[]; pinned: (j: ActiveJob) => boolean } {
+  const protects = options.limitProtects ?? 'migration';
+  const dropRule = options.dropRule ?? 'lowest-priority';
+  if (protects !== 'migration' && protects !== 'preemption' && protects !== 'both') {
+    throw new InputError(`MCB8: limitProtects must be 'migration', 'preemption' or 'both', got ${String(protects)}`, { source: 'MCB8', field: 'limitProtects' });
+  }
+  if (dropRule !== 'lowest-priority' && dropRule !== 'skip') {
+    throw new InputError(`MCB8: dropRule must be 'lowest-priority' or 'skip', got ${String(dropRule)}`, { source: 'MCB8', field: 'dropRule' });
+  }
+  const young = (j: ActiveJob) => isYoung(j, options.limit);
+  const pinned = protects === 'preemption' ? () => false : young;
+  let sorted = [...jobs].sort(byPriority);
+  // Jobs protected from preemption are never the ones dropped. They all run
+  // now, so they fit together (pinned ones exactly where they are).
+  if (protects !== 'migration') sorted = [...sorted.filter(young), ...sorted.filter((j) => !young(j))];
+  const keep = longestMemoryFeasiblePrefix(sorted, pinned, options.nodeCount);
+  const selected = sorted.slice(0, keep);
+  if (dropRule === 'skip') {
+    let memory = selected.reduce((a, j) => a + j.tasks * j.mem, 0);
+    for (const j of sorted.slice(keep)) {
+      const m = j.tasks * j.mem;
+      if (memory + m > options.nodeCount + EPS) continue; // cannot fit whatever the packing
+      const trial = [...selected, j];
+      if (longestMemoryFeasiblePrefix(trial, pinned, options.nodeCount) === trial.length) {
+        selected.push(j);
+        memory += m;
+      }
+    }
+  }
+  return { selected, pinned };
 }
 
 /**
@@ -287,10 +348,9 @@ function longestMemoryFeasiblePrefix(sorted: readonly ActiveJob[], pinned: (j: A
  */
 export function mcb8Mapping(jobs: readonly ActiveJob[], options: GlobalMappingOptions): GlobalMappingResult {
   const { nodeCount } = options;
-  const sorted = [...jobs].sort(byPriority);
-  const pinned = (j: ActiveJob) => isPinned(j, options.limit);
-  let keep = longestMemoryFeasiblePrefix(sorted, pinned, nodeCount);
-  let dropped = sorted.length - keep;
+  const { selected: sorted, pinned } = selectJobs(jobs, options);
+  let keep = sorted.length;
+  let dropped = jobs.length - keep;
   for (; keep > 0; keep--, dropped++) {
     // Priority decides who is dropped; the packer sees the kept jobs in
     // submission order, so that repacking an unchanged set gives the same
@@ -315,9 +375,9 @@ export function mcb8Mapping(jobs: readonly ActiveJob[], options: GlobalMappingOp
       mapping.set(j, Int32Array.from(res.placement.slice(t, t + j.tasks)));
       t += j.tasks;
     }
-    return { mapping, considered: sorted.length, dropped, level: res.yield };
+    return { mapping, considered: jobs.length, dropped, level: res.yield };
   }
-  return { mapping: new Map(), considered: sorted.length, dropped: sorted.length, level: 0 };
+  return { mapping: new Map(), considered: jobs.length, dropped: jobs.length, level: 0 };
 }
 
 /**
@@ -337,10 +397,9 @@ export function mcb8StretchMapping(
   const { nodeCount } = options;
   const tolerance = options.tolerance ?? 0.01;
   const variant = options.variant ?? 8;
-  const sorted = [...jobs].sort(byPriority);
-  const pinned = (j: ActiveJob) => isPinned(j, options.limit);
-  let keep = longestMemoryFeasiblePrefix(sorted, pinned, nodeCount);
-  let dropped = sorted.length - keep;
+  const { selected: sorted, pinned } = selectJobs(jobs, options);
+  let keep = sorted.length;
+  let dropped = jobs.length - keep;
   for (; keep > 0; keep--, dropped++) {
     const kept = bySubmission(sorted.slice(0, keep)); // see mcb8Mapping
     const free = kept.filter((j) => !pinned(j));
@@ -397,7 +456,7 @@ export function mcb8StretchMapping(
       t += j.tasks;
     }
     for (const j of fixedJobs) mapping.set(j, Int32Array.from(j.nodes as Int32Array));
-    return { mapping, considered: sorted.length, dropped, level: lo };
+    return { mapping, considered: jobs.length, dropped, level: lo };
   }
-  return { mapping: new Map(), considered: sorted.length, dropped: sorted.length, level: 0 };
+  return { mapping: new Map(), considered: jobs.length, dropped: jobs.length, level: 0 };
 }

@@ -35,6 +35,8 @@ import { checkAllocation, TaskAllocation, verifyDfrsRun } from './invariants';
 import {
   ActiveJob,
   byPriority,
+  DropRule,
+  LimitProtection,
   fitsInMemory,
   greedyPlace,
   mcb8Mapping,
@@ -87,9 +89,37 @@ export interface DfrsSimulationOptions {
    * and is paused again (we saw short jobs thrash this way).
    */
   virtualTimeDuringPenalty?: boolean;
+  /**
+   * When the 5-minute rescheduling penalty is paid (default 'resume'). The
+   * paper charges it for every preemption and every migration ("all
+   * migrations are carried out through a pause/resume mechanism") but does
+   * not say when the wall-clock time passes:
+   *  - 'resume': a resumed or moved job makes no progress for `penalty`
+   *    seconds while holding its resources (the VM image is read back);
+   *  - 'pause': the penalty runs from the pause (the image is being written
+   *    out); a job resumed later than `penalty` after its pause restarts at
+   *    once, one resumed sooner waits for the rest; a move pays it in full;
+   *  - 'migration-only': only moves pay; resuming a paused job is free. This
+   *    contradicts the paper's text (preemption has an overhead) and is there
+   *    only to measure how much the resume penalty weighs.
+   */
+  penaltyModel?: PenaltyModel;
+  /**
+   * Order of jobs with equal priority (default 'earlier-first': "we break ties
+   * between equal-priority jobs by considering their order of submission").
+   * Only jobs that never ran (infinite priority) tie in practice.
+   */
+  priorityTies?: 'earlier-first' | 'later-first';
+  /** MCB8 / MCB8-stretch: what minvt/minft protects young jobs from (default 'migration', see GlobalMappingOptions). */
+  limitProtects?: LimitProtection;
+  /** MCB8 / MCB8-stretch: which jobs wait when not all fit (default 'lowest-priority', see GlobalMappingOptions). */
+  dropRule?: DropRule;
   /** Called for every start, pause, resume, move and completion of a job (for Gantt charts, debugging). */
   onJobEvent?: (event: DfrsJobEvent) => void;
 }
+
+/** When the rescheduling penalty is paid (see DfrsSimulationOptions.penaltyModel). */
+export type PenaltyModel = 'resume' | 'pause' | 'migration-only';
 
 /** A change in a job's state, as reported to `onJobEvent`. */
 export interface DfrsJobEvent {
@@ -167,6 +197,8 @@ interface SimJob extends ActiveJob {
   maxYield: number;
   remaining: number;
   penaltyUntil: number;
+  /** Time of the last pause (penaltyModel 'pause'). */
+  pausedAt: number;
   everRan: boolean;
   start: number;
   completion: number;
@@ -222,7 +254,22 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
   const vtDuringPenalty = options.virtualTimeDuringPenalty ?? false;
   // Read once per run: every check below sits behind this one boolean.
   const check = options.checkInvariants ?? invariantChecksEnabled();
-  const mapOpts = { nodeCount: nodes, limit: alg.limit, variant: options.mcbVariant, tolerance: options.tolerance };
+  const penaltyModel = options.penaltyModel ?? 'resume';
+  if (penaltyModel !== 'resume' && penaltyModel !== 'pause' && penaltyModel !== 'migration-only') {
+    throw new InputError(`${SRC}: penaltyModel must be 'resume', 'pause' or 'migration-only', got ${String(penaltyModel)}`, { source: SRC, field: 'penaltyModel' });
+  }
+  const ties = options.priorityTies ?? 'earlier-first';
+  if (ties !== 'earlier-first' && ties !== 'later-first') {
+    throw new InputError(`${SRC}: priorityTies must be 'earlier-first' or 'later-first', got ${String(ties)}`, { source: SRC, field: 'priorityTies' });
+  }
+  const mapOpts = {
+    nodeCount: nodes,
+    limit: alg.limit,
+    variant: options.mcbVariant,
+    tolerance: options.tolerance,
+    limitProtects: options.limitProtects,
+    dropRule: options.dropRule,
+  };
 
   const order = jobs
     .map((j, i) => ({ j, i }))
@@ -230,7 +277,8 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
     .map((x) => x.j);
   const all: SimJob[] = order.map((job, k) => ({
     job,
-    order: k,
+    // Priority ties go to the smaller `order` (mapping.ts byPriority).
+    order: ties === 'earlier-first' ? k : -k,
     tasks: job.tasks,
     need: job.cpuNeed,
     mem: job.mem,
@@ -243,6 +291,7 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
     maxYield: options.cores !== undefined && job.tasks === 1 ? Math.min(1, 1 / options.cores / job.cpuNeed) : 1,
     remaining: job.runtime,
     penaltyUntil: -Infinity,
+    pausedAt: -Infinity,
     everRan: false,
     start: NaN,
     completion: NaN,
@@ -293,8 +342,16 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
     for (const j of active) j.flowTime = t - j.job.submit;
   };
 
-  const startPenalty = (j: SimJob, t: number) => {
-    if (penalty > 0) j.penaltyUntil = t + penalty;
+  /** A moved job (`resumed` false) or a resumed one pays the penalty, as `penaltyModel` says. */
+  const startPenalty = (j: SimJob, t: number, resumed: boolean) => {
+    if (!(penalty > 0)) return;
+    if (resumed && penaltyModel === 'migration-only') return;
+    if (resumed && penaltyModel === 'pause') {
+      // The penalty started at the pause; only what is left of it delays the job.
+      if (j.pausedAt + penalty > t) j.penaltyUntil = j.pausedAt + penalty;
+      return;
+    }
+    j.penaltyUntil = t + penalty;
   };
 
   /**
@@ -306,6 +363,7 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
       if (!next.has(j)) {
         j.preemptions++;
         j.tasksPreempted += j.tasks;
+        j.pausedAt = t;
         j.nodes = null;
         j.yield = 0;
         running.delete(j);
@@ -322,7 +380,7 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
         if (moved > 0) {
           j.migrations++;
           j.tasksMigrated += moved;
-          startPenalty(j, t);
+          startPenalty(j, t, false);
         }
         j.nodes = newNodes;
         if (moved > 0) emit(j, t, 'move', moved);
@@ -330,7 +388,7 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
         if (check && !(j.submitted && t >= j.job.submit)) {
           throw new InvariantError('dfrs/release', `${alg.name}: given resources at ${t}, before its submission at ${j.job.submit}`, { job: j.job.id, time: t });
         }
-        if (j.everRan) startPenalty(j, t);
+        if (j.everRan) startPenalty(j, t, true);
         else {
           j.everRan = true;
           j.start = t;
