@@ -23,7 +23,7 @@ import {
 } from '../sweep/papers';
 
 const USAGE = `usage: schedlab paper <notebook> [--workers N] [--shard i/n] [--scale quick|paper]
-                      [--progress auto|bar|lines|none] [--retries N]
+                      [--progress auto|bar|lines|none] [--retries N] [--retry-failed]
        schedlab paper <notebook> --status [--scale quick|paper]
        schedlab paper <notebook> --slurm N [--cpus-per-task C] [--time HH:MM:SS] [--mem M] [--partition P]
                       [--account A] [--setup CMD]... [--sbatch OPT]... [--script FILE] [--scale quick|paper]
@@ -32,10 +32,10 @@ Runs the notebook's full-scale sweep into results/<notebook>/ (default --scale p
 Rerunning resumes: finished cells are skipped; shard files in that folder are merged in first.
 <notebook> is a notebook name (e.g. 03-evolving-applications) or a unique prefix (03).`;
 
-const BOOLEAN = new Set(['status', 'help']);
+const BOOLEAN = new Set(['status', 'help', 'retry-failed']);
 const REPEATED = new Set(['setup', 'sbatch']);
 const ALLOWED = new Set([
-  'workers', 'shard', 'scale', 'progress', 'retries', 'status', 'help',
+  'workers', 'shard', 'scale', 'progress', 'retries', 'retry-failed', 'status', 'help',
   'slurm', 'cpus-per-task', 'time', 'mem', 'partition', 'account', 'setup', 'sbatch', 'script', 'max-concurrent', 'node',
 ]);
 
@@ -159,6 +159,7 @@ export async function paperMain(argv: readonly string[], out: (s: string) => voi
       shard,
       progress,
       retries: int(flags, 'retries', 0),
+      retryFailed: flags.has('retry-failed'),
       resumeHint: resumeHint(),
     });
     out(

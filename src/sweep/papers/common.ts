@@ -43,6 +43,8 @@ export interface PaperRunOptions {
   resultsRoot?: string;
   /** Extra attempts for a cell that throws. */
   retries?: number;
+  /** Rerun cells recorded as failed by earlier runs (default: they are skipped). */
+  retryFailed?: boolean;
   signal?: AbortSignal;
   resumeHint?: string;
   log?: (message: string) => void;
@@ -111,6 +113,7 @@ export async function runPaperSweep(experiment: PaperExperiment, options: PaperR
     shard: options.shard,
     progress: options.progress,
     retries: options.retries,
+    retryFailed: options.retryFailed,
     signal: options.signal,
     resumeHint: options.resumeHint,
     log: options.log,
@@ -129,7 +132,7 @@ export function completeResults<T>(summary: SweepSummary): T[] {
     throw new Error(
       `${summary.sweep}: ${summary.missing} cell(s) missing and ${failed.length} failed in ${summary.out}` +
         (first ? ` (first failure ${first.key}: ${first.error?.name}: ${first.error?.message})` : '') +
-        '. Rerun the same command to complete it (failed cells need `schedlab sweep run … --retry-failed`).',
+        `. Rerun \`schedlab paper ${summary.sweep.replace(/-quick$/, '')}\` to complete it (failed cells: add --retry-failed once the cause is fixed).`,
     );
   }
   return summary.records.map((r: ResultRecord) => r.result as unknown as T);
