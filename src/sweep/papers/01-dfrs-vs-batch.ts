@@ -168,7 +168,9 @@ export function dfrsGrids(scale: PaperScale): Grid[] {
 function makeSweep(scale: PaperScale): SweepDefinition {
   return defineSweep({
     name: scale === 'paper' ? NOTEBOOK : `${NOTEBOOK}-quick`,
-    version: 1,
+    // Bump when the DFRS simulator's defaults change what a cell computes, so old results are refused,
+    // not mixed (2: virtual time integrates the yield during a rescheduling penalty).
+    version: 2,
     description: 'DFRS vs batch: Table 2, the appendix variants and the period sweep on HPC2N weeks and synthetic traces',
     cell: { module: __filename, export: 'dfrsCell' },
     grid: dfrsGrids(scale),
