@@ -51,10 +51,10 @@ describe('dfrs simulator', () => {
     expect(() => simulateDfrs(jobs, { nodes: 1, algorithm: 'GreedyP */opt=min', penaltyModel: 'never' as never })).to.throw(/penaltyModel/);
   });
 
-  it('virtual time integrates the assigned yield during a penalty (the scheduler is not told about it)', () => {
-    // A (1000 s) is paused at 100 for B (100 s) and resumed at 200 under a 300 s penalty. At the
-    // resume A has virtual time 100; at 400, 200 s into its penalty, the scheduler has seen it run at
-    // yield 1 for 200 more seconds (virtual time 300), though it has done no work since 100.
+  it('virtual time counts actual execution by default; the other reading integrates the assigned yield through a penalty', () => {
+    // A (1000 s) is paused at 100 for B (100 s) and resumed at 200 under a 300 s penalty. At 400,
+    // 200 s into its penalty, A has done no work since 100: virtual time 100 by default; counting the
+    // yield it was assigned during the penalty gives 100 + 200 = 300.
     const jobs = [J(1, 0, 1000), J(2, 100, 100), J(3, 400, 10, { mem: 0.6 })];
     const vtOfA = (virtualTimeDuringPenalty?: boolean) => {
       const events: DfrsJobEvent[] = [];
@@ -62,9 +62,9 @@ describe('dfrs simulator', () => {
       // C arrives at 400 and pauses A: the event carries A's virtual time then.
       return events.find((e) => e.job === 1 && e.kind === 'pause' && e.time === 400)!.virtualTime;
     };
-    expect(vtOfA()).to.equal(300);
-    expect(vtOfA(true)).to.equal(300);
+    expect(vtOfA()).to.equal(100);
     expect(vtOfA(false)).to.equal(100);
+    expect(vtOfA(true)).to.equal(300);
   });
 
   it('breaks priority ties by submission order, earlier first (option: later first)', () => {
