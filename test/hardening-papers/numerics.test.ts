@@ -171,7 +171,9 @@ describe('hardening (papers): LP/MILP failures, infeasibility and time-outs are 
     const jobs = [
       { id: 1, submit: 0, runtime: 400, tasks: 2, cpuNeed: 0.75, mem: 0.3 },
       { id: 2, submit: 10, runtime: 300, tasks: 1, cpuNeed: 0.5, mem: 0.3 },
-      { id: 3, submit: 20, runtime: 200, tasks: 1, cpuNeed: 1, mem: 0.3 },
+      // need 0.25 leaves room on a node, so the LP has something to decide (a node
+      // whose capacity the max-min floor already uses up is not sent to the solver)
+      { id: 3, submit: 20, runtime: 200, tasks: 1, cpuNeed: 0.25, mem: 0.3 },
     ];
     const ok = simulateDfrs(jobs, { nodes: 2, algorithm: 'MCB8 */opt=avg', timeMcb: false });
     expect(ok.jobs.every((j) => Number.isFinite(j.completion))).to.equal(true);
@@ -182,6 +184,11 @@ describe('hardening (papers): LP/MILP failures, infeasibility and time-outs are 
       n++;
     }
     setLpSolverForTesting(undefined);
+    // a node left with a residual of 1e-8 by the floor pins its jobs (the solver used to
+    // return values breaking that constraint); a node with room still gets the optimum
+    const pinned = maxAvgYields([{ need: 1, nodes: [0] }, { need: 1, nodes: [0] }, { need: 1, nodes: [1] }, { need: 1 - 2e-8, nodes: [1] }, { need: 0.5, nodes: [2] }], 3);
+    expect(Array.from(pinned.slice(0, 4))).to.deep.equal([0.5, 0.5, 0.5, 0.5]);
+    expect(pinned[4]).to.be.closeTo(1, 1e-9);
     // the LP itself: the optimum raises yields above the max-min floor where room is left
     const y = maxAvgYields([{ need: 0.75, nodes: [0, 1] }, { need: 0.5, nodes: [0] }, { need: 0.25, nodes: [1] }], 2);
     expect(y[0] * 0.75 + y[1] * 0.5).to.be.at.most(1 + 1e-9);

@@ -21,6 +21,8 @@ export interface MappedJob {
 }
 
 const EPS = 1e-12;
+/** Residual node capacity below which a node counts as full in the opt=avg LP. */
+const FULL_NODE = 1e-6;
 
 /** Per node, the list of (job, Σ needs of its tasks there). */
 function nodeCoefficients(jobs: readonly MappedJob[], nodeCount: number): { job: number; coef: number }[][] {
@@ -152,11 +154,30 @@ function weightedLp(jobs: readonly MappedJob[], nodeCount: number, lower: ArrayL
   const perNode = nodeCoefficients(jobs, nodeCount);
   const constraints: Record<string, { max: number }> = {};
   const variables: Record<string, Record<string, number>> = {};
+  const scale = new Float64Array(n);
   for (let j = 0; j < n; j++) {
     const room = (jobs[j].maxYield ?? 1) - lower[j];
     if (room <= EPS || jobs[j].need <= 0) continue;
-    variables[`z${j}`] = { obj: weight[j], [`u${j}`]: 1 };
-    constraints[`u${j}`] = { max: room };
+    // Variables are scaled to [0, 1] (z_j = room_j · x_j): javascript-lp-solver is
+    // markedly more reliable on a well-scaled model.
+    variables[`z${j}`] = { obj: weight[j] * room, [`u${j}`]: 1 };
+    constraints[`u${j}`] = { max: 1 };
+    scale[j] = room;
+  }
+  // A node whose capacity is (numerically) used up by the lower bounds pins its
+  // jobs at their lower bound. Leaving such a node in the LP with a residual of
+  // ~1e-8 makes javascript-lp-solver return values that break the constraint.
+  for (let i = 0; i < nodeCount; i++) {
+    let base = 0;
+    for (const { job, coef } of perNode[i]) base += coef * lower[job];
+    if (1 - base <= FULL_NODE) {
+      for (const { job } of perNode[i]) {
+        if (variables[`z${job}`]) {
+          delete variables[`z${job}`];
+          delete constraints[`u${job}`];
+        }
+      }
+    }
   }
   for (let i = 0; i < nodeCount; i++) {
     let base = 0;
@@ -166,7 +187,7 @@ function weightedLp(jobs: readonly MappedJob[], nodeCount: number, lower: ArrayL
     for (const { job, coef } of perNode[i]) {
       const v = variables[`z${job}`];
       if (v) {
-        v[`n${i}`] = coef;
+        v[`n${i}`] = coef * scale[job];
         used = true;
       }
     }
@@ -178,7 +199,7 @@ function weightedLp(jobs: readonly MappedJob[], nodeCount: number, lower: ArrayL
   if (run.status !== 'optimal') {
     throw new SolverError('DFRS opt=avg LP', solverFailureKind(run.status), `${n} jobs on ${nodeCount} nodes: ${run.message ?? `solver reported ${run.status}`}`);
   }
-  for (let j = 0; j < n; j++) if (variables[`z${j}`]) y[j] = lower[j] + lpValue(run, `z${j}`);
+  for (let j = 0; j < n; j++) if (variables[`z${j}`]) y[j] = lower[j] + scale[j] * lpValue(run, `z${j}`);
   return repair(jobs, nodeCount, y, lower);
 }
 
