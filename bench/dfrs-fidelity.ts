@@ -24,7 +24,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { maxStretchLowerBound, boundedStretch } from '../src/bounds/maxstretch';
 import { avgStdMax, DfrsCellInput, DfrsCellRecord, dfrsBound, PreparedDfrsTrace, prepareDfrsTrace, runDfrsCell } from '../src/schedulers/dfrs/experiment';
-import { PUBLISHED_TABLE2 } from '../src/schedulers/dfrs/published';
+import { PUBLISHED_TABLE2, PUBLISHED_TABLE4 } from '../src/schedulers/dfrs/published';
 import { DfrsJobEvent, simulateDfrs } from '../src/schedulers/dfrs/simulator';
 import { DfrsJob, offeredLoad, scaleToLoad, syntheticDfrsTrace } from '../src/workloads/dfrs';
 
@@ -165,6 +165,8 @@ run('easy-on-cores', full, ['FCFS', 'EASY'], { batchUnit: 'core' });
 const NO_MINVT = 'GreedyPM */per/opt=min';
 run('no-minvt', variantTraces, [NO_MINVT]);
 run('no-minvt+penalty-migration-only', variantTraces, [NO_MINVT], V({ penaltyModel: 'migration-only' }));
+// GreedyP * (no periodic MCB8) is far from the published row: is it the penalty?
+run('greedyp-star-penalty-0', full, ['GreedyP */opt=min'], { penalty: 0 });
 
 // Offered load counted in processors (a one-task job weighs 1 node, not 0.25): rescale the scaled set.
 const procScaled: PreparedDfrsTrace[] = [];
@@ -250,7 +252,7 @@ const effects = table
         ? get('full-length-same-traces', r.algorithm, r.set)
         : r.variant === 'load-by-processors'
           ? get('load-by-cpu-same-traces', r.algorithm, r.set)
-          : r.variant === 'easy-on-cores' || r.variant === 'bound-plain-deadlines'
+          : r.variant === 'easy-on-cores' || r.variant === 'bound-plain-deadlines' || r.variant === 'greedyp-star-penalty-0'
             ? get('baseline', r.algorithm, r.set)
             : get('baseline-variant-traces', r.algorithm, r.set);
     return { variant: r.variant, algorithm: r.algorithm, set: r.set, avg: r.avg, reference: ref?.avg ?? NaN, ratio: ref ? +(r.avg / ref.avg).toFixed(3) : NaN, publishedAvg: r.publishedAvg };
@@ -274,6 +276,25 @@ const minvtEffect = ['unscaled', 'scaled@0.5', 'scaled@0.9'].flatMap((set) =>
       publishedRatio: +(PUBLISHED_TABLE2[BEST][pub].avg / PUBLISHED_TABLE2[NO_MINVT][pub].avg).toFixed(3),
     };
   }),
+);
+
+/**
+ * Average normalized underutilization (Table 4) of EASY and the best algorithm, per penalty model, beside
+ * the published Table 4 value of the set (published scaled: all nine loads).
+ */
+const underutilization = [
+  { variant: 'baseline', algorithm: 'EASY', label: 'EASY' },
+  { variant: 'baseline-variant-traces', algorithm: BEST, label: `${BEST}, penalty on resume (default)` },
+  { variant: 'penalty-from-pause', algorithm: BEST, label: `${BEST}, penalty from the pause` },
+  { variant: 'penalty-migration-only', algorithm: BEST, label: `${BEST}, resumes free` },
+].flatMap((u) =>
+  avgStdMax(records.filter((r) => r.variant === u.variant && r.algorithm === u.algorithm), ['set'], 'norm_underutilization').map((g) => ({
+    algorithm: u.label,
+    set: String(g.set),
+    traces: g.n,
+    normalizedUnderutilization: +g.avg.toFixed(3),
+    published: PUBLISHED_TABLE4[u.algorithm]?.[String(g.set).startsWith('scaled') ? 'scaled' : 'unscaled'],
+  })),
 );
 
 const worstSummary = {
@@ -301,6 +322,7 @@ const result = {
   table,
   effects,
   minvtEffect,
+  underutilization,
   worstJobs: { summary: worstSummary, runs: worst },
   seconds: seconds(),
   node: process.version,
@@ -323,5 +345,7 @@ console.log('\nEffect of each alternative (avg degradation, ratio to the default
 for (const e of effects) console.log(`  ${e.variant.padEnd(34)} ${e.algorithm.padEnd(32)} ${e.set.padEnd(11)} ${fmt(e.avg).padStart(7)} vs ${fmt(e.reference).padStart(7)}  x${e.ratio}`);
 console.log('\nminvt=600 over no limit, GreedyPM * /per (ours | published ratio)');
 for (const m of minvtEffect) console.log(`  ${m.set.padEnd(11)} ${m.penaltyModel.padEnd(17)} ${fmt(m.withMinvt600)} / ${fmt(m.withoutMinvt)} = x${m.ratio}  | published x${m.publishedRatio}`);
+console.log('\nNormalized underutilization (ours | published Table 4)');
+for (const u of underutilization) console.log(`  ${u.algorithm.padEnd(58)} ${u.set.padEnd(11)} ${u.normalizedUnderutilization}  | published ${u.published}`);
 console.log('\nWorst job of the best algorithm:', JSON.stringify(worstSummary));
 console.log(`\nwrote ${out} in ${seconds()} s`);
