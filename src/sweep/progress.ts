@@ -70,21 +70,26 @@ export interface Reporter {
   end(p: SweepProgress): void;
 }
 
+/** `fn`, called at most once every `everyMs` (first call allowed after `start`). */
+function throttled<T>(fn: (arg: T) => void, everyMs: number, start = 0): (arg: T) => void {
+  let last = start;
+  return (arg) => {
+    const now = Date.now();
+    if (now - last < everyMs) return;
+    last = now;
+    fn(arg);
+  };
+}
+
 /** A redrawn bar on a TTY (throttled), e.g. `[######..] 412/900 …`. */
 export function ttyReporter(stream: NodeJS.WriteStream = process.stderr, everyMs = 200): Reporter {
-  let last = 0;
   const draw = (p: SweepProgress) => {
     const cols = stream.columns || 100;
     const line = `${p.sweep} ${progressBar(p)} ${progressText(p)}`.slice(0, cols - 1);
     stream.write('\r' + line + '\x1b[K');
   };
   return {
-    update(p) {
-      const now = Date.now();
-      if (now - last < everyMs) return;
-      last = now;
-      draw(p);
-    },
+    update: throttled(draw, everyMs),
     end(p) {
       draw(p);
       stream.write('\n');
@@ -94,14 +99,8 @@ export function ttyReporter(stream: NodeJS.WriteStream = process.stderr, everyMs
 
 /** A plain line every `everyMs` (for logs, where redrawing makes no sense). */
 export function lineReporter(write: (line: string) => void = (l) => process.stderr.write(l + '\n'), everyMs = 15000): Reporter {
-  let last = Date.now();
   return {
-    update(p) {
-      const now = Date.now();
-      if (now - last < everyMs) return;
-      last = now;
-      write(`[${new Date().toISOString()}] ${p.sweep}: ${progressText(p)}`);
-    },
+    update: throttled((p: SweepProgress) => write(`[${new Date().toISOString()}] ${p.sweep}: ${progressText(p)}`), everyMs, Date.now()),
     end(p) {
       write(`[${new Date().toISOString()}] ${p.sweep}: ${p.interrupted ? 'interrupted at ' : 'done '}${progressText(p)}`);
     },
@@ -159,7 +158,6 @@ export function tslabReporter(everyMs = 500): Reporter | null {
   const tslab = tslabModule();
   if (!tslab) return null;
   let display: { html(s: string): void } | null = null;
-  let last = 0;
   const draw = (p: SweepProgress) => {
     try {
       display ??= tslab.newDisplay();
@@ -169,12 +167,7 @@ export function tslabReporter(everyMs = 500): Reporter | null {
     }
   };
   return {
-    update(p) {
-      const now = Date.now();
-      if (now - last < everyMs) return;
-      last = now;
-      draw(p);
-    },
+    update: throttled(draw, everyMs),
     end: draw,
   };
 }
