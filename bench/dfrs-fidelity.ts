@@ -23,7 +23,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { maxStretchLowerBound, boundedStretch } from '../src/bounds/maxstretch';
-import { avgStdMax, DfrsCellInput, DfrsCellRecord, dfrsBound, PreparedDfrsTrace, prepareDfrsTrace, runDfrsCell } from '../src/schedulers/dfrs/experiment';
+import { avgStdMax, DfrsCellInput, DfrsCellRecord, DfrsGridOptions, dfrsBound, PreparedDfrsTrace, prepareDfrsTrace, runDfrsGrid } from '../src/schedulers/dfrs/experiment';
 import { PUBLISHED_TABLE2, PUBLISHED_TABLE4 } from '../src/schedulers/dfrs/published';
 import { DfrsJobEvent, simulateDfrs } from '../src/schedulers/dfrs/simulator';
 import { DfrsJob, offeredLoad, scaleToLoad, syntheticDfrsTrace } from '../src/workloads/dfrs';
@@ -60,7 +60,8 @@ function specs(nUnscaled: number, nScaled: number, jobs?: number) {
 }
 
 /** Set label used in the summaries: unscaled, scaled@0.5, scaled@0.9. */
-const setOf = (t: PreparedDfrsTrace) => (t.labels.trace_set === 'scaled' ? `scaled@${t.labels.load}` : t.labels.trace_set);
+/** The set a record or trace belongs to, from its labels (trace_set, load). */
+const setOf = (l: Record<string, unknown>) => (l.trace_set === 'scaled' ? `scaled@${l.load}` : String(l.trace_set));
 
 const full = specs(N_UNSCALED, N_SCALED).map((s) => prepareDfrsTrace(s));
 const variantTraces = full.filter((t) => {
@@ -103,23 +104,12 @@ interface Row {
 
 const records: (DfrsCellRecord & { variant: string; set: string })[] = [];
 
-function run(variant: string, traces: readonly PreparedDfrsTrace[], algorithms: readonly string[], extra: Partial<DfrsCellInput> = {}): void {
+function run(variant: string, traces: readonly PreparedDfrsTrace[], algorithms: readonly string[], extra: Pick<DfrsGridOptions, 'simulation' | 'penalty'> & { batchUnit?: PreparedDfrsTrace['batchUnit'] } = {}): void {
   const t0 = performance.now();
-  for (const t of traces) {
-    for (const algorithm of algorithms) {
-      const r = runDfrsCell({
-        jobs: t.jobs,
-        nodes: t.nodes,
-        cores: t.cores,
-        algorithm,
-        bound: t.bound,
-        batchUnit: t.batchUnit,
-        labels: t.labels,
-        ...extra,
-      });
-      records.push({ ...r, variant, set: setOf(t) });
-    }
-  }
+  const { batchUnit, ...options } = extra;
+  const ts = batchUnit ? traces.map((t) => ({ ...t, batchUnit })) : traces;
+  // Records carry their trace's labels (trace_set, load).
+  for (const r of runDfrsGrid(ts, algorithms, options)) records.push({ ...r, variant, set: setOf(r as unknown as Record<string, unknown>) });
   log(`${variant}: ${traces.length} traces x ${algorithms.length} algorithms in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
 }
 
@@ -221,7 +211,7 @@ const worst: Worst[] = full.map((t) => {
   const first = mine.find((e) => e.kind === 'pause' || e.kind === 'move');
   return {
     trace: t.labels.trace,
-    set: setOf(t),
+    set: setOf(t.labels),
     degradation: +(ws / t.bound).toFixed(2),
     stretch: +ws.toFixed(2),
     runtime: w.runtime,
