@@ -213,7 +213,9 @@ export function simulateBatch(jobs: readonly WorkloadJob[], options: BatchOption
     start[i] = now;
     free -= procs[i];
     if (policy === 'easy') insertRunning(i, now + est[i]);
-    sim.at(now + runtime[i], () => complete(i), { priority: 0, kind: 'completion' });
+    // Priority −1: completions run before arrivals at the same instant, so an
+    // arrival is reserved against the profile its completions already freed.
+    sim.at(now + runtime[i], () => complete(i), { priority: -1, kind: 'completion' });
   };
 
   const arrive = () => {
@@ -292,6 +294,8 @@ export function simulateBatch(jobs: readonly WorkloadJob[], options: BatchOption
     for (let k = 0; k < runJob.length; k++) {
       avail += procs[runJob[k]];
       if (avail >= procs[head]) {
+        // Every job with the same estimated end is free at the shadow time too.
+        while (k + 1 < runJob.length && runEnd[k + 1] === runEnd[k]) avail += procs[runJob[++k]];
         shadow = Math.max(now, runEnd[k]);
         extra = avail - procs[head];
         break;
