@@ -64,7 +64,7 @@ function makeSweep(scale: PaperScale): SweepDefinition {
   const g = EVOLVING_PAPER_GRID[scale];
   return defineSweep({
     name: scale === 'paper' ? NOTEBOOK : `${NOTEBOOK}-quick`,
-    version: 1,
+    version: 2,
     description: `evolving applications: ${g.tests} tests x ${EVOLVING_ALGORITHMS.length} algorithms on ${g.clusterNodes.join(' and ')} nodes`,
     cell: { module: __filename, export: 'evolvingCell' },
     grid: {
