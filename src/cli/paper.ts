@@ -20,22 +20,30 @@ import {
   PaperScale,
   runPaperSweep,
   shardFiles,
+  loadCommittedResults,
+  publishPaperResults,
+  verifyCommittedSample,
 } from '../sweep/papers';
 
 const USAGE = `usage: schedlab paper <notebook> [--workers N] [--shard i/n] [--scale quick|paper]
                       [--progress auto|bar|lines|none] [--retries N] [--retry-failed]
        schedlab paper <notebook> --status [--scale quick|paper]
+       schedlab paper <notebook> --verify N
+       schedlab paper <notebook> [run options] --publish
        schedlab paper <notebook> --slurm N [--cpus-per-task C] [--time HH:MM:SS] [--mem M] [--partition P]
                       [--account A] [--setup CMD]... [--sbatch OPT]... [--script FILE] [--scale quick|paper]
        schedlab paper list
 Runs the notebook's full-scale sweep into results/<notebook>/ (default --scale paper).
 Rerunning resumes: finished cells are skipped; shard files in that folder are merged in first.
+--publish then writes the committed copy results/<notebook>/<sweep>.jsonl.gz with provenance.json
+(partial results too); a run with no results file yet starts from that committed copy.
+--verify N re-runs a seeded random sample of N committed cells and fails if any result differs.
 <notebook> is a notebook name (e.g. 03-evolving-applications) or a unique prefix (03).`;
 
-const BOOLEAN = new Set(['status', 'help', 'retry-failed']);
+const BOOLEAN = new Set(['status', 'help', 'retry-failed', 'publish']);
 const REPEATED = new Set(['setup', 'sbatch']);
 const ALLOWED = new Set([
-  'workers', 'shard', 'scale', 'progress', 'retries', 'retry-failed', 'status', 'help',
+  'workers', 'shard', 'scale', 'progress', 'retries', 'retry-failed', 'status', 'help', 'publish', 'verify',
   'slurm', 'cpus-per-task', 'time', 'mem', 'partition', 'account', 'setup', 'sbatch', 'script', 'max-concurrent', 'node',
 ]);
 
@@ -151,6 +159,16 @@ export async function paperMain(argv: readonly string[], out: (s: string) => voi
       return 0;
     }
 
+    const verify = int(flags, 'verify', 1);
+    if (verify !== undefined) {
+      const committed = loadCommittedResults(experiment, { scale });
+      out(committed.status);
+      if (committed.records.length === 0) return 1;
+      const cells = await verifyCommittedSample(experiment, committed, { sample: verify, scale });
+      out(`${experiment.notebook}: ${cells.length} sampled cells re-run, every result identical to the committed one (${(cells.reduce((a, c) => a + c.ms, 0) / 1000).toFixed(1)} s)`);
+      return 0;
+    }
+
     const progress = (flags.get('progress')?.[0] ?? 'auto') as ProgressMode;
     if (!['auto', 'bar', 'lines', 'none'].includes(progress)) throw new UsageError('--progress must be auto, bar, lines or none');
     const summary = await runPaperSweep(experiment, {
@@ -161,12 +179,17 @@ export async function paperMain(argv: readonly string[], out: (s: string) => voi
       retries: int(flags, 'retries', 0),
       retryFailed: flags.has('retry-failed'),
       resumeHint: resumeHint(),
+      source: 'run',
     });
     out(
       `${summary.sweep}${summary.shard ? ` shard ${summary.shard}` : ''}: ${summary.total} cells, ${summary.skipped} already done, ` +
         `${summary.ok} ok and ${summary.failed} failed now, ${summary.missing} missing, ${(summary.elapsedMs / 1000).toFixed(1)} s → ${summary.out}`,
     );
     if (summary.interrupted) return 130;
+    if (flags.has('publish') && !shard) {
+      const p = publishPaperResults(experiment, { scale });
+      out(`published ${p.ok + p.failed} of ${p.cells} cells (${p.missing} missing) → results/${experiment.notebook}/ (provenance.json)`);
+    }
     return summary.records.some((r) => r.status === 'failed') ? 2 : 0;
   } catch (e) {
     process.stderr.write(`schedlab paper: ${(e as Error).message}\n`);

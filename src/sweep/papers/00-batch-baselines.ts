@@ -156,6 +156,7 @@ export const experiment: PaperExperiment = {
   summary: 'batch baselines: FCFS/EASY/conservative on 5 whole traces + 20k Lublin jobs (own load x 2 estimates, 6 loads)',
   sweep: (scale) => (scale === 'paper' ? paperSweep : quickSweep),
   exports: { paper: 'paperSweep', quick: 'quickSweep' },
+  stratifyBy: 'policy',
 };
 
 export function batchResultsFrom(summary: SweepSummary): { summary: BatchSummaryRow[]; curves: BatchCurveRow[] } {

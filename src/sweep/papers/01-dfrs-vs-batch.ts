@@ -186,6 +186,8 @@ export const experiment: PaperExperiment = {
   summary: 'DFRS: 1,182 traces x (20 Table 2 algorithms + 98 appendix variants + 11 periods of the best one)',
   sweep: (scale) => (scale === 'paper' ? paperSweep : quickSweep),
   exports: { paper: 'paperSweep', quick: 'quickSweep' },
+  timingFields: ['wall_ms', 'mcb_mean_ms', 'mcb_max_ms', 'ms'],
+  stratifyBy: 'algorithm',
 };
 
 const RECORD_KEYS = [

@@ -128,6 +128,8 @@ export const experiment: PaperExperiment = {
   summary: 'VCSched: small (1,440 instances x 15), large (10,800 x 12), MILP check (1,440 x 2), parallel jobs (10,800 x 3)',
   sweep: (scale) => (scale === 'paper' ? paperSweep : quickSweep),
   exports: { paper: 'paperSweep', quick: 'quickSweep' },
+  timingFields: ['seconds'],
+  stratifyBy: 'algorithm',
 };
 
 /** The records of each part, in `runVcschedExperiment` order (instance by instance, algorithms in the listed order). */

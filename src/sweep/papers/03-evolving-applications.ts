@@ -84,6 +84,8 @@ export const experiment: PaperExperiment = {
   summary: 'evolving applications: 1000 tests x 6 algorithms on 75 and 150 nodes (Tables 1-2, sensitivity)',
   sweep: (scale) => (scale === 'paper' ? paperSweep : quickSweep),
   exports: { paper: 'paperSweep', quick: 'quickSweep' },
+  timingFields: ['schedulingTime'],
+  stratifyBy: 'algorithm',
 };
 
 /** Regroup cell results into one `EvolvingExperimentResult` per cluster size (records in test, algorithm order). */

@@ -125,6 +125,7 @@ export const experiment: PaperExperiment = {
   summary: 'advance reservation: 7 policies x 5 values x 5 replications, 3 model sweeps + 2 LANL-CM5 log sweeps',
   sweep: (scale) => (scale === 'paper' ? paperSweep : quickSweep),
   exports: { paper: 'paperSweep', quick: 'quickSweep' },
+  stratifyBy: 'policy',
 };
 
 const RECORD_KEYS = ['experiment', 'x', 'policy', 'replication', 'source', 'requests', 'accepted', 'acceptanceRate', 'averageSlowdown', 'utilization'];

@@ -15,7 +15,8 @@ import { SweepDefinition } from '../grid';
 import { TOOLKIT_ROOT } from '../cellmodule';
 import { mergeResults } from '../merge';
 import { ProgressMode, runSweep, SweepSummary } from '../run';
-import { ResultRecord } from '../store';
+import { ResultRecord, toRows } from '../store';
+import { CommittedResults, loadCommittedResults, seedFromCommitted, verifyCommittedSample, VerifiedCell } from './committed';
 
 export type PaperScale = 'quick' | 'paper';
 
@@ -29,6 +30,10 @@ export interface PaperExperiment {
   sweep(scale: PaperScale): SweepDefinition;
   /** Name of the module export holding each scale's sweep (for `schedlab sweep run file.js#name`, Slurm). */
   exports: Record<PaperScale, string>;
+  /** Result fields that are wall-clock measurements, left out when re-verified results are compared. */
+  timingFields?: readonly string[];
+  /** Parameter whose every value the re-verified sample must include (e.g. the algorithm). */
+  stratifyBy?: string;
 }
 
 export interface PaperRunOptions {
@@ -48,7 +53,21 @@ export interface PaperRunOptions {
   signal?: AbortSignal;
   resumeHint?: string;
   log?: (message: string) => void;
+  /**
+   * Where paper-scale records come from: `committed` reads the results
+   * published in the repository (`results/<notebook>/*.jsonl.gz`) and re-runs
+   * a sample of them live; `run` runs (or resumes) the sweep; `auto` (default,
+   * or SCHEDLAB_PAPER_SOURCE) uses the committed results when there are any.
+   */
+  source?: 'auto' | 'committed' | 'run';
+  /** Cells re-run live to verify committed results (default 20, or SCHEDLAB_VERIFY_SAMPLE). */
+  verifySample?: number;
+  /** Root of the committed results (default `<schedlab>/results`). */
+  committedRoot?: string;
 }
+
+/** A sweep summary read from committed results: `partial` when cells are missing. */
+export type PaperSummary = SweepSummary & { partial?: boolean; status?: string; verified?: VerifiedCell[] };
 
 /** `<schedlab>/results` (git-ignored), or `SCHEDLAB_RESULTS` when set. */
 export function resultsRoot(): string {
@@ -90,11 +109,20 @@ export function shardFiles(notebook: string, sweep: SweepDefinition, root?: stri
  * files found next to the results file are merged into it first, then the
  * cells still missing are run. Finished cells are never rerun.
  */
-export async function runPaperSweep(experiment: PaperExperiment, options: PaperRunOptions = {}): Promise<SweepSummary> {
+export async function runPaperSweep(experiment: PaperExperiment, options: PaperRunOptions = {}): Promise<PaperSummary> {
   const scale = options.scale ?? 'paper';
   const sweep = experiment.sweep(scale);
+  const source = options.source ?? (process.env.SCHEDLAB_PAPER_SOURCE as PaperRunOptions['source']) ?? 'auto';
+  if (source !== 'auto' && source !== 'committed' && source !== 'run') throw new Error(`source must be auto, committed or run, got ${JSON.stringify(source)}`);
+  if (source !== 'run' && !options.shard && scale === 'paper') {
+    const committed = loadCommittedResults(experiment, { scale, committedRoot: options.committedRoot });
+    if (committed.records.length > 0) return committedSummary(experiment, committed, options);
+    if (source === 'committed') throw new Error(committed.status);
+  }
   const out = paperResultsFile(experiment.notebook, sweep, options.shard ?? null, options.resultsRoot);
   fs.mkdirSync(path.dirname(out), { recursive: true });
+  // A fresh clone resumes from the committed results instead of starting over.
+  if (!options.shard && !fs.existsSync(out)) seedFromCommitted(experiment, scale, out, options.committedRoot);
   if (!options.shard) {
     // Shard files not newer than the results file were merged into it already.
     const outTime = fs.existsSync(out) ? fs.statSync(out).mtimeMs : -Infinity;
@@ -125,8 +153,9 @@ export async function runPaperSweep(experiment: PaperExperiment, options: PaperR
  * Refuses (naming the cells) when cells failed or are missing, since a
  * paper table over a partial grid would silently mean something else.
  */
-export function completeResults<T>(summary: SweepSummary): T[] {
+export function completeResults<T>(summary: PaperSummary): T[] {
   const failed = summary.records.filter((r) => r.status === 'failed');
+  if (summary.partial && failed.length === 0) return summary.records.map((r: ResultRecord) => r.result as unknown as T);
   if (summary.missing > 0 || failed.length > 0) {
     const first = failed[0];
     throw new Error(
@@ -184,4 +213,48 @@ export function orderKeys<T extends object>(records: T[], keys: readonly string[
     for (const [k, v] of Object.entries(r)) if (!(k in out)) out[k] = v;
     return out as T;
   });
+}
+
+/**
+ * The scale a notebook runs at: SCHEDLAB_SCALE when set, otherwise `paper`
+ * when committed paper-scale results of the current sweep version exist, and
+ * `quick` (everything live, small) when they do not.
+ */
+export function notebookScale(experiment: PaperExperiment): PaperScale {
+  const env = process.env.SCHEDLAB_SCALE;
+  if (env === 'paper' || env === 'quick') return env;
+  if (env) throw new Error(`SCHEDLAB_SCALE must be paper or quick, got ${JSON.stringify(env)}`);
+  return loadCommittedResults(experiment).records.length > 0 ? 'paper' : 'quick';
+}
+
+async function committedSummary(experiment: PaperExperiment, committed: CommittedResults, options: PaperRunOptions): Promise<PaperSummary> {
+  const log = options.log ?? ((s: string) => process.stderr.write(s + '\n'));
+  const t0 = Date.now();
+  log(committed.status);
+  const envSample = process.env.SCHEDLAB_VERIFY_SAMPLE;
+  const sample = options.verifySample ?? (envSample !== undefined ? Number(envSample) : 20);
+  if (!(Number.isInteger(sample) && sample >= 0)) throw new Error(`verify sample must be a whole number ≥ 0, got ${JSON.stringify(envSample ?? sample)}`);
+  const verified = sample > 0 ? await verifyCommittedSample(experiment, committed, { sample }) : [];
+  if (verified.length) {
+    const s = verified.reduce((a, c) => a + c.ms, 0) / 1000;
+    log(`${experiment.notebook}: re-ran ${verified.length} sampled cells live (${s.toFixed(1)} s): every result identical to the committed one${experiment.timingFields?.length ? ` (timing fields ${experiment.timingFields.join(', ')} aside)` : ''}`);
+  }
+  return {
+    sweep: experiment.sweep('paper').name,
+    out: committed.file,
+    shard: null,
+    total: committed.cells,
+    skipped: committed.records.length,
+    ok: 0,
+    failed: 0,
+    missing: committed.missing,
+    interrupted: false,
+    elapsedMs: Date.now() - t0,
+    records: committed.records,
+    rows: toRows(committed.records),
+    warnings: [],
+    partial: committed.missing > 0,
+    status: committed.status,
+    verified,
+  };
 }

@@ -15,6 +15,7 @@ import * as advanceReservation from './04-advance-reservation';
 import * as measy from './05-measy';
 
 export * from './common';
+export * from './committed';
 export { batchBaselines, dfrsVsBatch, virtualClusters, evolvingApplications, advanceReservation, measy };
 
 /** Every notebook with a paper-scale sweep, in notebook order. */
