@@ -142,6 +142,7 @@ export const experiment: PaperExperiment = {
   summary: 'MEASY: FWload 200k / JWload 100k jobs x 10 loads x policies, no-CPU-info, 100% CPU, migration costs, CTC-SP2',
   sweep: (scale) => (scale === 'paper' ? paperSweep : quickSweep),
   exports: { paper: 'paperSweep', quick: 'quickSweep' },
+  timingFields: ['seconds'],
   stratifyBy: 'policy',
 };
 
