@@ -246,7 +246,11 @@ export interface DfrsTrace {
   set: DfrsTraceSetName;
   /** Short unique name inside the set, e.g. "lublin-3", "lublin-3@0.7", "week-12". */
   name: string;
-  /** Index of the base synthetic trace, or of the week in the HPC2N log. */
+  /**
+   * Index of the base synthetic trace in the set, or of the week in the HPC2N
+   * log. A synthetic name holds the seed index instead ("lublin-7" used seed
+   * `${seed}/7`); the two differ only when spanDays skips seeds.
+   */
   index: number;
   /** Offered load the trace was scaled to (scaled set only). */
   load?: number;
@@ -273,6 +277,45 @@ export interface DfrsTraceSetOptions {
   loads?: readonly number[];
   /** HPC2N log location. */
   path?: string;
+  /**
+   * Synthetic sets: keep only base traces whose first-to-last submission span
+   * lies in [min, max] days, trying seeds `${seed}/0`, `${seed}/1`, … in turn
+   * until `count` qualify (the paper: "on the order of 4-6 days", see
+   * {@link DFRS_PAPER_SPAN_DAYS}). Default: no condition, trace i uses seed `${seed}/i`.
+   */
+  spanDays?: readonly [number, number];
+}
+
+/**
+ * The paper's span of a synthetic trace, first to last submission: "on the
+ * order of 4-6 days". Our reading: [4, 6] days. Unconditioned Lublin traces
+ * of 1000 jobs on 128 nodes fall there about half the time (docs/dfrs-workloads.md).
+ */
+export const DFRS_PAPER_SPAN_DAYS: readonly [number, number] = Object.freeze([4, 6]) as readonly [number, number];
+
+/** Seeds tried per requested trace before a span window is declared too narrow. */
+const SPAN_TRIES_PER_TRACE = 50;
+
+/** Base synthetic traces of a set: seed index and jobs, optionally conditioned on their span. */
+function baseSyntheticTraces(count: number, options: DfrsTraceSetOptions, nodes: number, cores: number): { seedIndex: number; jobs: DfrsJob[] }[] {
+  const seed = options.seed ?? 1;
+  const make = (k: number) => syntheticDfrsTrace({ seed: `${seed}/${k}`, jobs: options.jobs ?? 1000, nodes, cores });
+  const window = options.spanDays;
+  if (window === undefined) return Array.from({ length: count }, (_, k) => ({ seedIndex: k, jobs: make(k) }));
+  const [lo, hi] = window;
+  if (!(Number.isFinite(lo) && Number.isFinite(hi) && lo >= 0 && hi >= lo)) {
+    throw new InputError(`dfrsTraceSet: spanDays must be [min, max] days with 0 <= min <= max, got [${lo}, ${hi}]`, { source: 'dfrsTraceSet', field: 'spanDays' });
+  }
+  const out: { seedIndex: number; jobs: DfrsJob[] }[] = [];
+  for (let k = 0; out.length < count; k++) {
+    if (k >= SPAN_TRIES_PER_TRACE * count) {
+      throw new InputError(`dfrsTraceSet: only ${out.length} of ${k} traces span [${lo}, ${hi}] days; widen spanDays`, { source: 'dfrsTraceSet', field: 'spanDays' });
+    }
+    const jobs = make(k);
+    const days = jobs.length > 0 ? (jobs[jobs.length - 1].submit - jobs[0].submit) / 86400 : 0;
+    if (days >= lo && days <= hi) out.push({ seedIndex: k, jobs });
+  }
+  return out;
 }
 
 /** Number of traces the paper used for each set, and the default `count`. */
@@ -306,19 +349,17 @@ export function dfrsTraceSet(name: DfrsTraceSetName, options: DfrsTraceSetOption
   }
   const nodes = 128;
   const cores = 4;
-  const seed = options.seed ?? 1;
   const loads = options.loads ?? DFRS_LOADS;
   const out: DfrsTrace[] = [];
-  for (let i = 0; i < count; i++) {
-    const jobs = syntheticDfrsTrace({ seed: `${seed}/${i}`, jobs: options.jobs ?? 1000, nodes, cores });
+  baseSyntheticTraces(count, options, nodes, cores).forEach(({ seedIndex: k, jobs }, i) => {
     if (name === 'unscaled') {
-      out.push({ set: name, name: `lublin-${i}`, index: i, offeredLoad: offeredLoad(jobs, nodes), nodes, cores, jobs });
+      out.push({ set: name, name: `lublin-${k}`, index: i, offeredLoad: offeredLoad(jobs, nodes), nodes, cores, jobs });
     } else {
       for (const load of loads) {
         const scaled = scaleToLoad(jobs, load, nodes);
-        out.push({ set: name, name: `lublin-${i}@${load}`, index: i, load, offeredLoad: offeredLoad(scaled, nodes), nodes, cores, jobs: scaled });
+        out.push({ set: name, name: `lublin-${k}@${load}`, index: i, load, offeredLoad: offeredLoad(scaled, nodes), nodes, cores, jobs: scaled });
       }
     }
-  }
+  });
   return out;
 }

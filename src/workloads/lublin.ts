@@ -44,7 +44,7 @@ export interface LublinParams {
   uLow: number;
   /** Break point of the two-stage uniform (log2). */
   uMed: number;
-  /** Upper bound of log2(size) = log2(machine size). */
+  /** Upper bound of log2(size): 7 = log2 128 for batch on the model's 128-node machine, 5.5 for interactive. */
   uHi: number;
   /** Probability of the lower segment [uLow, uMed]. */
   uProb: number;
@@ -110,7 +110,11 @@ export interface LublinOptions {
   /** Number of jobs to generate. */
   jobs: number;
   seed: Seed;
-  /** Machine size in processors: sets uHi = log2(machineSize) and caps sizes. */
+  /**
+   * Machine size in processors: moves each stream's uHi by log2(machineSize) − 7
+   * (batch and typeless uHi = log2(machineSize), interactive 1.5 less; see
+   * {@link lublinUHi}) and caps sizes.
+   */
   machineSize?: number;
   /** Overrides applied to every stream (after machineSize). */
   params?: Partial<LublinParams>;
@@ -193,6 +197,21 @@ function tooManyRedraws(field: 'maxLogRuntime' | 'maxLogInterArrival', params: L
 
 // ---------------------------------------------------------------------------
 // Size
+
+/** log2 of the machine the model was fitted for (128 nodes): the batch and typeless uHi. */
+export const LUBLIN_REFERENCE_LOG2 = 7;
+
+/**
+ * uHi of a stream on a machine of `machineSize` processors. The model is
+ * fitted for 128 nodes, with batch uHi = 7 = log2 128 but interactive uHi =
+ * 5.5 (the largest interactive job has round(2^5.5) = 45 nodes). Our rule for
+ * other sizes (the model states none): keep each stream's distance below
+ * log2(machine), uHi = base uHi + log2(machineSize) − 7, so interactive jobs
+ * stay at most machine/2^1.5 (about 35 %) and 128 gives the model's values exactly.
+ */
+export function lublinUHi(base: Pick<LublinParams, 'uHi'>, machineSize: number): number {
+  return base.uHi + Math.log2(machineSize) - LUBLIN_REFERENCE_LOG2;
+}
 
 /** Two-stage uniform: U[low, med] with probability prob, else U[med, hi]. */
 export function twoStageUniform(rng: Rng, low: number, med: number, hi: number, prob: number): number {
@@ -412,7 +431,6 @@ export function generateLublin(options: LublinOptions): WorkloadJob[] {
       throw new InputError(`generateLublin: ${key} must be an object of parameter overrides`, { source: src, field: key });
     }
   }
-  const sizeOverride: Partial<LublinParams> = machineSize !== undefined ? { uHi: Math.log2(machineSize) } : {};
   const includeTypes = options.includeJobTypes ?? true;
   const root = new Rng(seed);
 
@@ -425,6 +443,7 @@ export function generateLublin(options: LublinOptions): WorkloadJob[] {
     nextArrival: number;
   }
   const makeStream = (name: string, base: Readonly<LublinParams>, extra: Partial<LublinParams> | undefined, queue: number | undefined): Stream => {
+    const sizeOverride: Partial<LublinParams> = machineSize !== undefined ? { uHi: lublinUHi(base, machineSize) } : {};
     const params = lublinParams(base, { ...sizeOverride, ...options.params, ...extra }, `Lublin ${name} stream`);
     const arrivals = new LublinArrivalStream(root.fork(`${name}/arrivals`), params, options.startHour ?? 0);
     return {

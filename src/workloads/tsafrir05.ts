@@ -3,6 +3,11 @@
  * ("est_model"): a few popular round values (the "head", 20 bins holding 89%
  * of jobs) plus a long tail of other values, assigned so that every estimate
  * is at least its job's runtime. Parameters: MODELS.md section 2.
+ *
+ * As the model defines them: every value is at most max_est (tail values
+ * lie strictly below it, see {@link tsafrirTailValues}), and the head's
+ * popularity ranks follow the four traces' table with its bound and its
+ * preference for small ranks ({@link tsafrirHeadPopularity}).
  */
 import { InputError } from '../util/errors';
 import { Rng, Seed } from '../util/random';
@@ -68,6 +73,65 @@ export function tsafrirHeadValues(maxEstimate: number, top = TSAFRIR05_DEFAULTS.
 }
 
 /**
+ * Popularity rank (1 = most popular) of each head value, by time rank (0 =
+ * max_est, then ascending time), as the model defines it from the four
+ * traces' table (TSAFRIR05_DEFAULTS.headRankTable):
+ *  - max_est is always rank 1;
+ *  - a rank is "due" at the largest time rank at which any trace shows it
+ *    (its bound): once due and still free, the smallest due rank is taken;
+ *  - otherwise the rank is drawn from a pool holding every free rank of the
+ *    table rows seen so far (time ranks 0..t, one entry per trace, so ranks
+ *    several traces agree on are likelier), favouring small ranks: two
+ *    uniform draws, the smaller kept.
+ * With fewer than 20 head values (H < 20) only ranks 1..H are used; should
+ * the pool then hold none and none be due, the smallest free rank is taken
+ * (our choice: the model is defined for a full head of 20).
+ */
+export function tsafrirHeadPopularity(H: number, rng: Rng): number[] {
+  const table = TSAFRIR05_DEFAULTS.headRankTable;
+  const bound = new Map<number, number>();
+  table.forEach((row, t) => row.forEach((r) => bound.set(r, Math.max(bound.get(r) ?? 0, t))));
+  const chosen = new Set<number>();
+  let pool: number[] = [];
+  const pop: number[] = [];
+  for (let t = 0; t < H; t++) {
+    for (const r of table[t] ?? []) if (r <= H && !chosen.has(r)) pool.push(r);
+    let r = t === 0 ? 1 : -1;
+    for (let x = 1; r < 0 && x <= H; x++) if (!chosen.has(x) && (bound.get(x) ?? Infinity) <= t) r = x;
+    if (r < 0 && pool.length > 0) r = Math.min(rng.pick(pool), rng.pick(pool));
+    for (let x = 1; r < 0; x++) if (!chosen.has(x)) r = x;
+    pop.push(r);
+    chosen.add(r);
+    pool = pool.filter((x) => x !== r);
+  }
+  return pop;
+}
+
+/**
+ * Tail estimate values (seconds), ascending. Bin i of T (relative rank r =
+ * i/T) maps to est/max = (a−1)·r/(a−r), rounded to whole minutes; if that
+ * value is taken (by the head or an earlier tail bin) or not strictly
+ * between 0 and max_est, the nudges +30, −30, +20, −20, +10, −10 s are tried
+ * in turn, and a bin none of them frees is dropped (so every tail value is
+ * below max_est; there may be fewer than T).
+ */
+export function tsafrirTailValues(T: number, K: number, maxEstimate: number, headValues: readonly number[]): number[] {
+  const D = TSAFRIR05_DEFAULTS;
+  const used = new Set<number>(headValues);
+  const a = 1 + D.bintimA.base * Math.pow(K, D.bintimA.exponent);
+  const out: number[] = [];
+  for (let i = 1; i <= T; i++) {
+    const r = i / T;
+    const base = Math.round(((((a - 1) * r) / (a - r)) * maxEstimate) / 60) * 60;
+    const v = [0, ...D.nudges].map((d) => base + d).find((x) => x > 0 && x < maxEstimate && !used.has(x));
+    if (v === undefined) continue;
+    used.add(v);
+    out.push(v);
+  }
+  return out.sort((x, y) => x - y);
+}
+
+/**
  * The estimate bins (values and job counts) for `njobs` jobs and a largest
  * estimate `maxEstimate` (seconds).
  */
@@ -76,23 +140,9 @@ export function tsafrirBins(njobs: number, maxEstimate: number, rng: Rng): Estim
   const K = Math.max(1, Math.min(tsafrirBinCount(njobs), njobs));
   const headVals = tsafrirHeadValues(maxEstimate, Math.min(D.top, K));
   const H = headVals.length;
-  // popularity of each head time rank: max_est is rank 1, the others drawn from the table
-  const pop = new Array<number>(H).fill(0);
-  pop[0] = 1;
-  const taken = new Set<number>([1]);
-  const order = rng.shuffle(Array.from({ length: H - 1 }, (_, k) => k + 1));
-  for (const t of order) {
-    const choices = (D.headRankTable[t] ?? []).filter((r) => r <= H && !taken.has(r));
-    let r: number;
-    if (choices.length > 0) r = rng.pick(choices);
-    else {
-      const free: number[] = [];
-      for (let x = 1; x <= H; x++) if (!taken.has(x)) free.push(x);
-      r = rng.pick(free);
-    }
-    pop[t] = r;
-    taken.add(r);
-  }
+  const pop = tsafrirHeadPopularity(H, rng);
+  const tailVals = tsafrirTailValues(K - H, K, maxEstimate, headVals);
+  const tailN = tailVals.length;
   // shares (percent) by popularity rank
   const headPct = (x: number) => D.headParams.a * Math.exp(D.headParams.b * x) + D.headParams.c;
   const pctByRank = new Array<number>(K + 1).fill(0);
@@ -101,33 +151,12 @@ export function tsafrirBins(njobs: number, maxEstimate: number, rng: Rng): Estim
     pctByRank[x] = headPct(x);
     rest += pctByRank[x];
   }
-  const tailN = K - H;
   const headTotal = tailN > 0 ? D.headSum : 100;
   pctByRank[1] = headTotal - rest;
   if (tailN > 0) {
     let tailSum = 0;
-    for (let x = H + 1; x <= K; x++) tailSum += D.tailParams.a * Math.pow(x, D.tailParams.b);
-    for (let x = H + 1; x <= K; x++) pctByRank[x] = ((D.tailParams.a * Math.pow(x, D.tailParams.b)) / tailSum) * (100 - D.headSum);
-  }
-  // tail values: relative rank r = i / T maps to est/max = (a-1) r / (a - r), whole minutes, nudged on collision
-  const used = new Set<number>(headVals);
-  const tailVals: number[] = [];
-  const a = 1 + D.bintimA.base * Math.pow(K, D.bintimA.exponent);
-  for (let i = 1; i <= tailN; i++) {
-    const r = i / tailN;
-    let v = Math.max(60, Math.round((((a - 1) * r) / (a - r)) * maxEstimate / 60) * 60);
-    if (used.has(v)) {
-      const base = v;
-      for (const d of D.nudges) {
-        if (!used.has(base + d) && base + d > 0) {
-          v = base + d;
-          break;
-        }
-      }
-      for (let d = 1; used.has(v); d++) v = base - d; // last resort: any free second below
-    }
-    used.add(v);
-    tailVals.push(v);
+    for (let x = H + 1; x <= H + tailN; x++) tailSum += D.tailParams.a * Math.pow(x, D.tailParams.b);
+    for (let x = H + 1; x <= H + tailN; x++) pctByRank[x] = ((D.tailParams.a * Math.pow(x, D.tailParams.b)) / tailSum) * (100 - D.headSum);
   }
   const tailRanks = rng.shuffle(Array.from({ length: tailN }, (_, k) => H + 1 + k));
   const bins: EstimateBin[] = [

@@ -3,6 +3,7 @@ import * as fc from 'fast-check';
 import { WorkloadJob } from '../../src/workloads/job';
 import {
   DFRS_LOADS,
+  DFRS_PAPER_SPAN_DAYS,
   HPC2N_TRACE_PATH,
   dfrsTraceSet,
   dfrsWork,
@@ -92,6 +93,25 @@ describe('workloads/dfrs: synthetic Lublin-based traces', () => {
     expect(scaled[3].offeredLoad).to.be.closeTo(0.7, 1e-9);
     expect(unscaled[0]).to.include({ nodes: 128, cores: 4 });
     expect(() => dfrsTraceSet('bogus' as 'hpc2n')).to.throw(/unknown set 'bogus'/);
+  });
+
+  it('spanDays keeps only base traces spanning the paper\'s 4-6 days, skipping seeds in order', () => {
+    const days = (jobs: { submit: number }[]) => (jobs[jobs.length - 1].submit - jobs[0].submit) / 86400;
+    const plain = dfrsTraceSet('unscaled', { count: 12 });
+    const paper = dfrsTraceSet('unscaled', { count: 4, spanDays: DFRS_PAPER_SPAN_DAYS });
+    const inWindow = plain.filter((t) => days(t.jobs) >= 4 && days(t.jobs) <= 6);
+    // Some unconditioned traces fall outside the window, so the option changes something.
+    expect(inWindow.length).to.be.within(4, 11);
+    expect(paper.map((t) => t.name)).to.deep.equal(inWindow.slice(0, 4).map((t) => t.name));
+    paper.forEach((t, i) => {
+      expect(t.index).to.equal(i);
+      expect(days(t.jobs)).to.be.within(4, 6);
+      expect(t.jobs).to.deep.equal((plain.find((p) => p.name === t.name) as (typeof plain)[number]).jobs);
+    });
+    const scaled = dfrsTraceSet('scaled', { count: 2, spanDays: DFRS_PAPER_SPAN_DAYS, loads: [0.5] });
+    expect(scaled.map((t) => t.name)).to.deep.equal(paper.slice(0, 2).map((t) => `${t.name}@0.5`));
+    expect(() => dfrsTraceSet('unscaled', { count: 2, jobs: 50, spanDays: [40, 41] })).to.throw(/widen spanDays/);
+    expect(() => dfrsTraceSet('unscaled', { count: 1, spanDays: [6, 4] })).to.throw(/spanDays/);
   });
 });
 

@@ -13,6 +13,7 @@ import {
   LUBLIN_TYPELESS,
 } from '../../src/workloads/lublin';
 import { writeSwf } from '../../src/workloads/swf';
+import { ksCritical001, ksStatistic, mulberry32 } from '../reference/ks';
 
 const isPow2 = (n: number) => (n & (n - 1)) === 0;
 
@@ -123,3 +124,39 @@ describe('Lublin–Feitelson 2003 generator', () => {
     expect(a.map((j) => j.procs)).to.not.deep.equal(b.map((j) => j.procs));
   });
 });
+
+describe('Lublin sizes on machines of other sizes', () => {
+  // Size, from the model's definition (MODELS.md 1.2) with the interactive
+  // values of its table, sampled with an independent generator.
+  function modelInteractiveSize(rnd: () => number, uHi: number): number {
+    const u = rnd();
+    if (u <= 0.1541) return 1;
+    const x = rnd() <= 0.705 ? 1 + (3 - 1) * rnd() : 3 + (uHi - 3) * rnd();
+    return Math.round(2 ** (u <= 0.1541 + 0.625 ? Math.round(x) : x));
+  }
+  const interactive = (machineSize: number) =>
+    generateLublin({ jobs: 40000, seed: `interactive-${machineSize}`, machineSize })
+      .filter((j) => j.queue === 0)
+      .map((j) => j.procs);
+
+  it('at 128 processors (the model\'s machine) both streams keep the model\'s uHi: batch 7, interactive 5.5', () => {
+    const a = writeSwf(generateLublin({ jobs: 5000, seed: 5, machineSize: 128 }));
+    const b = writeSwf(generateLublin({ jobs: 5000, seed: 5 }));
+    expect(a).to.equal(b);
+    const sizes = interactive(128);
+    // The largest interactive job of the model has round(2^5.5) = 45 nodes.
+    expect(Math.max(...sizes)).to.equal(45);
+  });
+
+  for (const machineSize of [128, 256, 1024]) {
+    it(`${machineSize} processors: interactive sizes match the model with uHi = log2(${machineSize}) − 1.5 (two-sample KS, α = 0.001)`, () => {
+      const ours = interactive(machineSize);
+      const rnd = mulberry32(machineSize);
+      const model = Array.from({ length: 20000 }, () => modelInteractiveSize(rnd, Math.log2(machineSize) - 1.5));
+      expect(ours.length).to.be.greaterThan(5000);
+      expect(ksStatistic(ours, model)).to.be.below(ksCritical001(ours.length, model.length));
+      expect(Math.max(...ours)).to.be.at.most(Math.round(machineSize / 2 ** 1.5));
+    });
+  }
+});
+
