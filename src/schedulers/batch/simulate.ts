@@ -172,6 +172,19 @@ export function simulateBatch(jobs: readonly WorkloadJob[], options: BatchOption
   const resStart = policy === 'conservative' ? new Float64Array(n).fill(NaN) : undefined;
   let wakeup: ScheduledEvent | undefined;
 
+  // Conservative: reservations are compressed once per instant, after every
+  // completion of that instant (priority −1) and before its arrivals (0), so
+  // the schedule never depends on the order of simultaneous completions.
+  let compressPending = false;
+  const requestCompress = () => {
+    if (compressPending) return;
+    compressPending = true;
+    sim.at(sim.now, () => {
+      compressPending = false;
+      compress(sim.now);
+    }, { priority: -0.5, kind: 'compress' });
+  };
+
   const requestPass = () => {
     if (passPending) return;
     passPending = true;
@@ -195,7 +208,7 @@ export function simulateBatch(jobs: readonly WorkloadJob[], options: BatchOption
       if (estEnd > now) {
         profile.trim(now);
         profile.release(now, estEnd, procs[i]);
-        compress(now);
+        requestCompress();
       }
     }
     requestPass();

@@ -136,7 +136,7 @@ function makeSweep(scale: PaperScale): SweepDefinition {
   const g = BATCH_PAPER_GRID[scale];
   return defineSweep({
     name: scale === 'paper' ? NOTEBOOK : `${NOTEBOOK}-quick`,
-    version: 2,
+    version: 3,
     description: 'FCFS / EASY / conservative backfilling on real traces and a Lublin workload',
     cell: { module: __filename, export: 'batchCell' },
     grid: batchGrids(scale),

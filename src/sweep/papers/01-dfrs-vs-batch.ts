@@ -170,7 +170,7 @@ function makeSweep(scale: PaperScale): SweepDefinition {
     name: scale === 'paper' ? NOTEBOOK : `${NOTEBOOK}-quick`,
     // Bump when the DFRS simulator's defaults change what a cell computes, so old results are refused,
     // not mixed (2: virtual time integrates the yield during a rescheduling penalty).
-    version: 3,
+    version: 4,
     description: 'DFRS vs batch: Table 2, the appendix variants and the period sweep on HPC2N weeks and synthetic traces',
     cell: { module: __filename, export: 'dfrsCell' },
     grid: dfrsGrids(scale),

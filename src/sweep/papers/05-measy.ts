@@ -126,7 +126,7 @@ function makeSweep(scale: PaperScale): SweepDefinition {
   const g = MEASY_PAPER_GRID[scale];
   return defineSweep({
     name: scale === 'paper' ? NOTEBOOK : `${NOTEBOOK}-quick`,
-    version: 2,
+    version: 3,
     description: 'MEASY paper Figures 6-14 and the CTC-SP2 check: one twotier.runMeasyCell per cell',
     cell: { module: __filename, export: 'measyCell' },
     grid: measyGrids(scale),
