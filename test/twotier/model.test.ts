@@ -134,6 +134,36 @@ describe('twotier: progress model', () => {
     }
   });
 
+  it('EASY counts every running job that ends at the shadow time (ties), as batch EASY does', () => {
+    // 8 processors: jobs 1 and 2 (2 each) both end at 10; head job 4 needs 4, so
+    // the shadow is 10 with extra 2 + 2 + 2 - 4 = 2 once both count (0 if only job 1
+    // counts); job 5 (2 processors, long) backfills at once.
+    const tie = assignCpuUsage(
+      [
+        { id: 1, submit: 0, runtime: 10, procs: 2, requestedTime: 10 },
+        { id: 2, submit: 0, runtime: 10, procs: 2, requestedTime: 10 },
+        { id: 3, submit: 0, runtime: 50, procs: 2, requestedTime: 50 },
+        { id: 4, submit: 1, runtime: 20, procs: 4, requestedTime: 20 },
+        { id: 5, submit: 2, runtime: 100, procs: 2, requestedTime: 100 },
+      ],
+      { seed: 1 },
+    );
+    const start5 = simulateTwoTier(tie, { machineSize: 8, policy: 'easy' }).jobs.find((j) => j.id === 5)!.start;
+    expect(start5).to.equal(2);
+    // Tie-heavy random workloads: times on a 10 s grid.
+    for (let seed = 1; seed <= 40; seed++) {
+      const rng = new Rng(seed);
+      const base = Array.from({ length: 40 }, (_, k) => {
+        const runtime = 10 * rng.int(1, 6);
+        return { id: k + 1, submit: 10 * rng.int(0, 20), runtime, procs: rng.int(1, 8), requestedTime: runtime * rng.int(1, 2) };
+      });
+      const jobs = assignCpuUsage(base, { seed });
+      const mine = simulateTwoTier(jobs, { machineSize: 8, policy: 'easy' });
+      const byId = new Map(simulateBatch(jobs, { machineSize: 8, policy: 'easy', estimates: 'requested' }).map((r) => [r.id, r]));
+      for (const j of mine.jobs) expect(j.start, `seed ${seed}, job ${j.id}`).to.equal(byId.get(j.id)!.start);
+    }
+  });
+
   it('bad input names the job and the field', () => {
     expect(() => simulateTwoTier([{ id: 7, submit: 0, runtime: 1, procs: 9 }], { machineSize: 8, policy: 'measy' })).to.throw(/job 7.*procs 9 exceeds machineSize 8/);
     expect(() => simulateTwoTier([{ id: 3, submit: 0, runtime: 1, procs: 2, cpuUsage: [1] }], { machineSize: 8, policy: 'measy' })).to.throw(/job 3.*cpuUsage has 1 values for 2/);

@@ -626,10 +626,12 @@ export function simulateTwoTier(jobs: readonly TwoTierJob[], options: TwoTierOpt
       } else {
         const ends = Array.from(fgSet).sort((a, b) => a.estEnd - b.estEnd || a.i - b.i);
         let avail = idleFg;
-        for (const f of ends) {
-          avail += f.n;
+        for (let k = 0; k < ends.length; k++) {
+          avail += ends[k].n;
           if (avail >= head.n) {
-            shadow = Math.max(now, f.estEnd);
+            // Every job with the same estimated end is free at the shadow time too.
+            while (k + 1 < ends.length && ends[k + 1].estEnd === ends[k].estEnd) avail += ends[++k].n;
+            shadow = Math.max(now, ends[k].estEnd);
             extra = avail - head.n;
             break;
           }
