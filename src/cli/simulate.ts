@@ -12,7 +12,7 @@ import { WorkloadJob } from '../workloads/job';
 import { generateLublin } from '../workloads/lublin';
 import { headerMachineSize, readSwf } from '../workloads/swf';
 import { loadTrace, traceManifest } from '../workloads/traces';
-import { offeredLoad, scaleToLoad } from '../workloads/filters';
+import { offeredLoadIfDefined, scaleToLoad } from '../workloads/filters';
 import { simulateBatch, BatchPolicy, BatchEstimates, BatchJobResult } from '../schedulers/batch/simulate';
 import { jobMetrics, summarizeRun, BOUNDED_SLOWDOWN_THRESHOLD } from '../metrics/jobs';
 import { InputError, OutputError, UsageError as BaseUsageError, writeFileSafely } from '../util/errors';
@@ -148,6 +148,8 @@ export async function simulateMain(argv: readonly string[], out: (s: string) => 
         source = `${r.info.name} (${r.report.read} job lines, ${r.report.kept} kept${dropText(r.report.dropped)}, sha256 verified)`;
       }
     }
+    // Every line dropped (or none at all): nothing to simulate, a problem of the input.
+    if (jobs.length === 0) throw new InputError(`no jobs to simulate in ${source}`, { source: flags.get('trace') as string, field: '--trace' });
     const load = num(flags, 'load', (x) => x > 0, 'a positive number');
     if (load !== undefined) jobs = scaleToLoad(jobs, machineSize, load);
   } catch (e) {
@@ -164,7 +166,8 @@ export async function simulateMain(argv: readonly string[], out: (s: string) => 
   }
   const s = summarizeRun(results, { machineSize, threshold });
   out(`workload      ${source}`);
-  out(`machine       ${machineSize} processors; offered load ${jobs.length > 1 ? fmt(offeredLoad(jobs, machineSize), 3) : 'n/a'}`);
+  const offered = offeredLoadIfDefined(jobs, machineSize);
+  out(`machine       ${machineSize} processors; offered load ${offered === undefined ? 'n/a' : fmt(offered, 3)}`);
   out(`policy        ${policy} (estimates: ${estimates})`);
   out(`jobs          ${s.jobs}`);
   out(`wait          mean ${fmt(s.meanWait, 1)} s, max ${fmt(s.maxWait, 0)} s`);

@@ -130,11 +130,19 @@ export function scaleLoad(jobs: readonly WorkloadJob[], factor: number): Workloa
  * Offered load: total work (runtime × processors) divided by machine
  * capacity over the submission span (last submit − first submit). This is
  * the model's definition (Lublin & Feitelson); it ignores the drain after the
- * last submission.
+ * last submission. Undefined (an InputError) for fewer than 2 jobs or a span
+ * of 0; {@link offeredLoadIfDefined} returns undefined instead.
  */
 export function offeredLoad(jobs: readonly WorkloadJob[], machineSize: number): number {
-  if (!(machineSize > 0)) throw new InputError(`offeredLoad: machineSize must be > 0, got ${machineSize}`, { source: 'offeredLoad' });
+  const load = offeredLoadIfDefined(jobs, machineSize);
+  if (load !== undefined) return load;
   if (jobs.length < 2) throw new InputError(`offeredLoad: needs at least 2 jobs, got ${jobs.length}`, { source: 'offeredLoad' });
+  throw new InputError('offeredLoad: all jobs are submitted at the same time (span 0)', { source: 'offeredLoad' });
+}
+
+/** {@link offeredLoad}, or undefined where it is not defined (fewer than 2 jobs, or all submitted at one time). */
+export function offeredLoadIfDefined(jobs: readonly WorkloadJob[], machineSize: number): number | undefined {
+  if (!(machineSize > 0)) throw new InputError(`offeredLoad: machineSize must be > 0, got ${machineSize}`, { source: 'offeredLoad' });
   let lo = Infinity;
   let hi = -Infinity;
   let work = 0;
@@ -143,8 +151,7 @@ export function offeredLoad(jobs: readonly WorkloadJob[], machineSize: number): 
     if (j.submit > hi) hi = j.submit;
     work += j.runtime * j.procs;
   }
-  if (!(hi > lo)) throw new InputError('offeredLoad: all jobs are submitted at the same time (span 0)', { source: 'offeredLoad' });
-  return work / (machineSize * (hi - lo));
+  return hi > lo ? work / (machineSize * (hi - lo)) : undefined;
 }
 
 /** Scale inter-arrival times so the offered load becomes `targetLoad`. */

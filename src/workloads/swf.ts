@@ -6,6 +6,13 @@
  * whitespace-separated numeric fields, `-1` meaning missing.
  *
  * Reading rules (documented choices):
+ *  - Lines end at LF, CRLF or a lone CR, in any mix; the last line needs no
+ *    line break. A UTF-8 byte-order mark at the start is skipped. Every
+ *    reader (parseSwf, readSwfSync, readSwf, loadTrace) runs the same byte
+ *    scanner ({@link SwfParser}), so they return the same result for the same
+ *    bytes, however a stream cuts them into chunks.
+ *  - Fields are separated by ASCII spaces and tabs (other Unicode spaces are
+ *    not separators, so a job line holding one is malformed).
  *  - A malformed job line throws {@link SwfError} naming file, line and field:
  *    wrong field count, a non-numeric field (only decimal numbers are
  *    numbers: `0x10`, `Infinity` or `NaN` are not), a negative run time,
@@ -13,14 +20,39 @@
  *    processor count that is not a whole number, or more processors than the
  *    machine. In lenient mode (`lenient: true`) such lines are skipped and
  *    counted in `report.dropped` under the reason instead.
+ *  - Values must be representable exactly ({@link SWF_LIMITS}): any field
+ *    beyond ±(2^53 − 1) (`value too large`; ids 2^53 and 2^53 + 1 would be
+ *    one number), a time field (submit, wait, run, average CPU, requested and
+ *    think time) beyond ±2^40 s (`time too large`: ~34,800 years, so a time
+ *    plus many run times stays below 2^44, where doubles still resolve a
+ *    millisecond; at 1e300 s a 100 s job would end when it starts), and a
+ *    processor count (fields 5 and 8) above 2^31 − 1 (`too many processors`:
+ *    the simulators hold processor counts in 32-bit integers) are malformed.
  *  - A job whose run time, processor count or submit time is missing (-1), or
  *    whose processor count is 0, is not malformed but cannot be simulated: it
  *    is always dropped and counted (`missing run time`, `missing processors`,
  *    `missing submit time`, `zero processors`). SDSC-BLUE, for instance, has
  *    thousands of cancelled jobs with run time -1.
- *  - The machine size is `options.machineSize`, else the header's MaxProcs
- *    (leading integer), else MaxNodes, else unchecked. A header value of 0 is
- *    read as unknown (as -1 is), not as a machine without processors.
+ *  - The machine size is `options.machineSize`, else the header's MaxProcs,
+ *    else MaxNodes, else unchecked. A header value of 0 or -1 is read as
+ *    unknown, not as a machine without processors. MaxProcs and MaxNodes are
+ *    parsed strictly: the first word of the value must be a whole number of
+ *    digits up to 2^31 − 1 (`338 (batch partition; 512 total)` is 338;
+ *    `1,024`, `1e3` or `1024.5` are errors naming the line). Each may be
+ *    given more than once only with the same number, and not for the first
+ *    time after the first job line: the jobs are checked against the machine
+ *    size in force when they are read, so a conflicting redefinition (or a
+ *    late one) is an error naming both lines. Header errors are errors in
+ *    lenient mode too (lenient mode skips job lines, not the machine).
+ *  - Limits on what is kept: a line longer than 1 MiB (`maxLineBytes`) is an
+ *    error (`line too long`, also in lenient mode) raised as soon as the
+ *    reader has seen that much of it, so a file without line breaks is never
+ *    held in memory. Header comments are kept up to 1,000 lines and 1 MiB of
+ *    text; later comments are counted in `header.omitted`, except that
+ *    MaxProcs and MaxNodes are always read. The in-memory readers
+ *    (parseSwf's callers readSwfSync and loadTrace) refuse files whose
+ *    uncompressed size exceeds 1 GiB (`maxInMemoryBytes`); the streaming
+ *    readSwf has no size limit.
  *  - A file that cannot be read (missing, a folder, a damaged gzip stream)
  *    is an {@link InputError} naming the file; a gzip stream cut short after
  *    some complete lines is damaged too: no partial workload is returned.
@@ -28,7 +60,6 @@
  *  - Job order is the file order (SWF files are sorted by submit time).
  */
 import * as fs from 'fs';
-import * as readline from 'readline';
 import * as zlib from 'zlib';
 import { WorkloadJob } from './job';
 import { InputError, explainFsError } from '../util/errors';
@@ -55,11 +86,38 @@ export const SWF_FIELDS = [
   'think time',
 ] as const;
 
+/** Limits of the reader (see the module comment for why each is what it is). */
+export const SWF_LIMITS = {
+  /** Longest line, in bytes, without its line break. */
+  maxLineBytes: 1 << 20,
+  /** Header comment lines kept in `header.comments`. */
+  maxHeaderComments: 1000,
+  /** Characters of header comment text kept. */
+  maxHeaderChars: 1 << 20,
+  /** Largest magnitude of any field: beyond it neighbouring integers share one double. */
+  maxValue: Number.MAX_SAFE_INTEGER,
+  /** Largest magnitude of a time field, seconds (2^40 s, about 34,800 years). */
+  maxTime: 2 ** 40,
+  /** Largest processor count (fields 5 and 8, header MaxProcs/MaxNodes). */
+  maxProcessors: 2 ** 31 - 1,
+  /** Largest uncompressed size the in-memory readers accept, bytes. */
+  maxInMemoryBytes: 1 << 30,
+} as const;
+
+/** 0-based indices of the time fields (seconds). */
+const TIME_FIELDS = [1, 2, 3, 5, 8, 17];
+/** 0-based indices of the processor-count fields. */
+const PROC_FIELDS = [4, 7];
+/** Header keys that set the machine size, in order of preference. */
+const MACHINE_KEYS = ['MaxProcs', 'MaxNodes'] as const;
+
 export interface SwfHeader {
-  /** Every header comment line, without the leading `;`, in file order. */
+  /** Header comment lines, without the leading `;`, in file order (the first {@link SWF_LIMITS}.maxHeaderComments). */
   comments: string[];
   /** Parsed `Key: value` pairs (last one wins for repeated keys such as Note). */
   fields: Record<string, string>;
+  /** Comment lines not kept in `comments` (over the limits); absent when none. */
+  omitted?: number;
 }
 
 export interface SwfReport {
@@ -105,13 +163,20 @@ export class SwfError extends InputError {
   }
 }
 
-/** Leading integer of a header value ("338 (batch partition; 512 total)" -> 338). */
+/**
+ * The whole number that starts a header value: its first word must be
+ * digits only (`"338 (batch partition; 512 total)"` -> 338). `-1`, a missing
+ * key and anything else (`1,024`, `1e3`) give undefined; the readers reject
+ * the latter for MaxProcs/MaxNodes with the line.
+ */
 export function headerInt(header: SwfHeader, key: string): number | undefined {
   const v = header.fields[key];
   if (v === undefined) return undefined;
-  const m = /^\s*(\d+)/.exec(v);
-  return m ? Number(m[1]) : undefined;
+  const word = firstWord(v);
+  return /^\d+$/.test(word) ? Number(word) : undefined;
 }
+
+const firstWord = (value: string): string => value.trim().split(/\s/, 1)[0];
 
 /** Machine size (processors) declared in the header: MaxProcs, else MaxNodes (0 counts as unknown). */
 export function headerMachineSize(header: SwfHeader): number | undefined {
@@ -133,23 +198,106 @@ function isDecimal(token: string): boolean {
   return true;
 }
 
+/** Space, tab, vertical tab, form feed: the field separators. */
+const isBlank = (c: number): boolean => c === 32 || c === 9 || c === 11 || c === 12;
 
-/** Incremental line parser shared by the streaming and in-memory readers. */
-class SwfParser {
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * The one SWF scanner behind every reader: feed it bytes in chunks of any
+ * size ({@link push}), then call {@link end}. Lines are split on LF, CRLF and
+ * lone CR; a line is assembled across chunks before it is parsed, so where a
+ * chunk ends never changes the result.
+ */
+export class SwfParser {
   readonly header: SwfHeader = { comments: [], fields: {} };
   readonly jobs: WorkloadJob[] = [];
   readonly report: SwfReport = { read: 0, kept: 0, dropped: {} };
   private machineSize: number | undefined;
   private sawJob = false;
-  private readonly values = new Array<number>(18);
+  private lineNo = 0;
+  /** The previous chunk ended with CR: an LF at the start of the next one belongs to it. */
+  private afterCR = false;
+  /** Pieces of a line that started in an earlier chunk, and their total length. */
+  private pending: Uint8Array[] = [];
+  private pendingBytes = 0;
+  private headerChars = 0;
+  /** Line where each machine-size key was first given, and its value. */
+  private readonly machineDefs = new Map<string, { line: number; value: number }>();
+  private readonly values = new Float64Array(18);
+  private readonly starts = new Int32Array(18);
+  private readonly ends = new Int32Array(18);
 
   constructor(
     private readonly file: string,
-    private readonly options: SwfReadOptions,
+    private readonly options: SwfReadOptions = {},
   ) {
     this.machineSize = options.machineSize;
     if (this.machineSize !== undefined && !(Number.isInteger(this.machineSize) && this.machineSize > 0)) {
       throw new InputError(`readSwf: machineSize must be a positive integer, got ${this.machineSize}`, { source: 'readSwf', field: 'machineSize' });
+    }
+  }
+
+  /** Feed the next bytes of the file. */
+  push(chunk: Uint8Array): void {
+    const n = chunk.length;
+    let start = 0;
+    if (this.afterCR && n > 0) {
+      this.afterCR = false;
+      if (chunk[0] === 10) start = 1;
+    }
+    for (let j = start; ; j++) {
+      // Find the end of the line (the hot loop), looking no further than the longest line allowed.
+      const limit = Math.min(n, start + SWF_LIMITS.maxLineBytes + 1);
+      while (j < limit) {
+        const c = chunk[j];
+        if (c === 10 || c === 13) break;
+        j++;
+      }
+      if (j === limit) {
+        this.keep(chunk.subarray(start, j));
+        if (j === n) return;
+      }
+      if (this.pendingBytes > 0) {
+        this.keep(chunk.subarray(start, j));
+        this.flushPending();
+      } else this.parseLine(chunk, start, j);
+      if (chunk[j] === 13) {
+        if (j + 1 < n) {
+          if (chunk[j + 1] === 10) j++;
+        } else this.afterCR = true;
+      }
+      start = j + 1;
+    }
+  }
+
+  /** Lines seen so far. */
+  get lines(): number {
+    return this.lineNo;
+  }
+
+  /** No more bytes: parse the last line (which needs no line break) and return the result. */
+  end(): SwfReadResult {
+    if (this.pendingBytes > 0) this.flushPending();
+    return { header: this.header, jobs: this.jobs, report: this.report };
+  }
+
+  private keep(piece: Uint8Array): void {
+    this.checkLength(this.pendingBytes + piece.length);
+    this.pending.push(piece);
+    this.pendingBytes += piece.length;
+  }
+
+  private flushPending(): void {
+    const line = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending, this.pendingBytes);
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.parseLine(line, 0, line.length);
+  }
+
+  private checkLength(bytes: number): void {
+    if (bytes > SWF_LIMITS.maxLineBytes) {
+      throw new SwfError(this.file, this.lineNo + 1, 'line', 'line too long', `longer than ${SWF_LIMITS.maxLineBytes} bytes (1 MiB) without a line break; not an SWF line`);
     }
   }
 
@@ -158,62 +306,67 @@ class SwfParser {
   }
 
   /** Malformed line: throw, or count in lenient mode. */
-  private bad(lineNo: number, fieldIndex: number, reason: string, detail: string): void {
+  private bad(fieldIndex: number, reason: string, detail: string): void {
     if (this.options.lenient) {
       this.drop(reason);
       return;
     }
     const field = fieldIndex < 0 ? 'line' : `field ${fieldIndex + 1} (${SWF_FIELDS[fieldIndex]})`;
-    throw new SwfError(this.file, lineNo, field, reason, detail);
+    throw new SwfError(this.file, this.lineNo, field, reason, detail);
   }
 
-  line(raw: string, lineNo: number): void {
-    const text = raw.trim();
-    if (text === '') return;
-    if (text.charCodeAt(0) === 59 /* ; */) {
-      const body = raw.slice(raw.indexOf(';') + 1).replace(/\r$/, '');
-      this.header.comments.push(body);
-      const m = /^\s*([A-Za-z][\w-]*)\s*:\s*(.*?)\s*$/.exec(body);
-      if (m) this.header.fields[m[1]] = m[2];
-      return;
-    }
+  /** One line: bytes [s, e) of `buf`, without its line break. */
+  private parseLine(buf: Uint8Array, s: number, e: number): void {
+    const lineNo = ++this.lineNo;
+    // UTF-8 byte-order mark at the start of the file.
+    if (lineNo === 1 && e - s >= 3 && buf[s] === 0xef && buf[s + 1] === 0xbb && buf[s + 2] === 0xbf) s += 3;
+    while (s < e && isBlank(buf[s])) s++;
+    if (s === e) return;
+    if (buf[s] === 59 /* ; */) return this.comment(buf, s + 1, e);
     if (!this.sawJob) {
       this.sawJob = true;
       if (this.machineSize === undefined) this.machineSize = headerMachineSize(this.header);
     }
     this.report.read++;
-    const tokens = text.split(/\s+/);
-    if (tokens.length !== 18) {
-      this.bad(lineNo, -1, 'wrong field count', `expected 18 fields, found ${tokens.length}`);
-      return;
+    // Tokens: record where the first 18 are, count them all.
+    const starts = this.starts;
+    const ends = this.ends;
+    let count = 0;
+    let k = s;
+    while (k < e) {
+      while (k < e && isBlank(buf[k])) k++;
+      if (k === e) break;
+      const t = k;
+      while (k < e && !isBlank(buf[k])) k++;
+      if (count < 18) {
+        starts[count] = t;
+        ends[count] = k;
+      }
+      count++;
     }
+    if (count !== 18) return this.bad(-1, 'wrong field count', `expected 18 fields, found ${count}`);
     const v = this.values;
     for (let i = 0; i < 18; i++) {
-      const x = Number(tokens[i]);
-      if (!Number.isFinite(x) || !isDecimal(tokens[i])) {
-        this.bad(lineNo, i, 'non-numeric field', `'${tokens[i]}' is not a number`);
-        return;
-      }
+      const x = number(buf, starts[i], ends[i]);
+      if (Number.isNaN(x)) return this.bad(i, 'non-numeric field', `'${this.token(buf, i)}' is not a number`);
       v[i] = x;
     }
-    // Negative values other than the missing marker -1 are malformed.
-    for (const [i, reason] of [
-      [1, 'negative submit time'],
-      [3, 'negative run time'],
-      [4, 'negative processors'],
-    ] as const) {
-      if (v[i] < 0 && v[i] !== -1) {
-        this.bad(lineNo, i, reason, `${tokens[i]} is negative (only -1, meaning missing, is allowed)`);
-        return;
-      }
+    for (let i = 0; i < 18; i++) {
+      if (Math.abs(v[i]) > SWF_LIMITS.maxValue) return this.bad(i, 'value too large', `${this.token(buf, i)} is beyond ±(2^53 − 1), where whole numbers are no longer exact`);
     }
-    if (!Number.isInteger(v[4])) {
-      this.bad(lineNo, 4, 'non-integer processors', `${tokens[4]} is not a whole number of processors`);
-      return;
+    for (const i of TIME_FIELDS) {
+      if (Math.abs(v[i]) > SWF_LIMITS.maxTime) return this.bad(i, 'time too large', `${this.token(buf, i)} s is beyond ±2^40 s (about 34,800 years), where times lose their resolution`);
+    }
+    // Negative values other than the missing marker -1 are malformed.
+    if (v[1] < 0 && v[1] !== -1) return this.bad(1, 'negative submit time', `${this.token(buf, 1)} is negative (only -1, meaning missing, is allowed)`);
+    if (v[3] < 0 && v[3] !== -1) return this.bad(3, 'negative run time', `${this.token(buf, 3)} is negative (only -1, meaning missing, is allowed)`);
+    if (v[4] < 0 && v[4] !== -1) return this.bad(4, 'negative processors', `${this.token(buf, 4)} is negative (only -1, meaning missing, is allowed)`);
+    if (!Number.isInteger(v[4])) return this.bad(4, 'non-integer processors', `${this.token(buf, 4)} is not a whole number of processors`);
+    for (const i of PROC_FIELDS) {
+      if (v[i] > SWF_LIMITS.maxProcessors) return this.bad(i, 'too many processors', `${this.token(buf, i)} processors is more than the limit of 2^31 − 1`);
     }
     if (this.machineSize !== undefined && v[4] > this.machineSize) {
-      this.bad(lineNo, 4, 'more processors than machine', `${tokens[4]} processors on a machine of ${this.machineSize}`);
-      return;
+      return this.bad(4, 'more processors than machine', `${this.token(buf, 4)} processors on a machine of ${this.machineSize}`);
     }
     if (v[1] === -1) return this.drop('missing submit time');
     if (v[3] === -1) return this.drop('missing run time');
@@ -232,24 +385,94 @@ class SwfParser {
     this.report.kept++;
   }
 
-  result(): SwfReadResult {
-    return { header: this.header, jobs: this.jobs, report: this.report };
+  /** Field i of the line just tokenized, as text. */
+  private token(buf: Uint8Array, i: number): string {
+    return text(buf, this.starts[i], this.ends[i]);
   }
+
+  /** A header comment: bytes [s, e) after the `;`. */
+  private comment(buf: Uint8Array, s: number, e: number): void {
+    const header = this.header;
+    const keepIt = header.comments.length < SWF_LIMITS.maxHeaderComments && this.headerChars + (e - s) <= SWF_LIMITS.maxHeaderChars;
+    if (!keepIt) {
+      header.omitted = (header.omitted ?? 0) + 1;
+      // Past the limits only the machine-size keys are read; skip decoding anything else.
+      let k = s;
+      while (k < e && isBlank(buf[k])) k++;
+      if (buf[k] !== 77 /* M */) return;
+    }
+    const body = text(buf, s, e);
+    if (keepIt) {
+      header.comments.push(body);
+      this.headerChars += body.length;
+    }
+    const m = /^\s*([A-Za-z][\w-]*)\s*:\s*(.*?)\s*$/.exec(body);
+    if (!m) return;
+    const [, key, value] = m;
+    if ((MACHINE_KEYS as readonly string[]).includes(key)) this.machineKey(key, value);
+    else if (!keepIt) return;
+    header.fields[key] = value;
+  }
+
+  /** MaxProcs / MaxNodes: a strict whole number, one value per file, given before the jobs. */
+  private machineKey(key: string, value: string): void {
+    const where = `header ${key}`;
+    const word = firstWord(value);
+    const n = word === '-1' ? 0 : /^\d+$/.test(word) ? Number(word) : NaN;
+    if (Number.isNaN(n)) {
+      throw new SwfError(this.file, this.lineNo, where, 'bad header value', `'${value}' does not start with a whole number of processors (digits only, e.g. 1024; -1 or 0 for unknown)`);
+    }
+    if (n > SWF_LIMITS.maxProcessors) throw new SwfError(this.file, this.lineNo, where, 'bad header value', `${word} processors is more than the limit of 2^31 − 1`);
+    const first = this.machineDefs.get(key);
+    if (first && first.value !== n) {
+      throw new SwfError(this.file, this.lineNo, where, 'conflicting header value', `${key} redefined as ${word}; line ${first.line} gave ${first.value} (one machine size per file)`);
+    }
+    if (!first && this.sawJob) {
+      throw new SwfError(this.file, this.lineNo, where, 'late header value', `${key} first given after the job lines began; the jobs above were checked against ${this.machineSize === undefined ? 'no machine size' : `a machine of ${this.machineSize}`}`);
+    }
+    if (!first) this.machineDefs.set(key, { line: this.lineNo, value: n });
+  }
+}
+
+/** Bytes [s, e) as text (UTF-8; what error messages and comments show). */
+function text(buf: Uint8Array, s: number, e: number): string {
+  return Buffer.from(buf.buffer, buf.byteOffset + s, e - s).toString('utf8');
+}
+
+/**
+ * The number in bytes [s, e), NaN when it is not a decimal number. Plain
+ * integers of up to 15 digits (almost every SWF field) are accumulated
+ * digit by digit, which is exact below 2^53; everything else goes through
+ * Number(), so every value is the one Number(token) gives.
+ */
+function number(buf: Uint8Array, s: number, e: number): number {
+  let k = s;
+  const neg = buf[k] === 45;
+  if (neg) k++;
+  if (k < e && e - k <= 15) {
+    let v = 0;
+    for (; k < e; k++) {
+      const d = buf[k] - 48;
+      if (d < 0 || d > 9) break;
+      v = v * 10 + d;
+    }
+    if (k === e) return neg ? -v : v;
+  }
+  const token = text(buf, s, e);
+  const x = Number(token);
+  return Number.isFinite(x) && isDecimal(token) ? x : NaN;
 }
 
 /** Parse SWF text held in memory. */
 export function parseSwf(text: string, options: SwfReadOptions = {}): SwfReadResult {
+  return parseSwfBytes(Buffer.from(text, 'utf8'), options);
+}
+
+/** Parse SWF bytes held in memory (uncompressed). */
+export function parseSwfBytes(bytes: Uint8Array, options: SwfReadOptions = {}): SwfReadResult {
   const parser = new SwfParser(options.fileName ?? '<swf>', options);
-  let lineNo = 0;
-  let start = 0;
-  while (start <= text.length) {
-    let end = text.indexOf('\n', start);
-    if (end < 0) end = text.length;
-    lineNo++;
-    parser.line(text.slice(start, end), lineNo);
-    start = end + 1;
-  }
-  return parser.result();
+  parser.push(bytes);
+  return parser.end();
 }
 
 /** Whether a buffer starts with the gzip magic bytes. */
@@ -258,8 +481,8 @@ export function isGzip(buf: Uint8Array): boolean {
 }
 
 /**
- * Read an SWF file (plain or gzip, detected from the content), streaming line
- * by line so a 200,000-job trace never sits in memory as text.
+ * Read an SWF file (plain or gzip, detected from the content), streaming
+ * chunk by chunk so a 200,000-job trace never sits in memory as text.
  */
 export async function readSwf(path: string, options: SwfReadOptions = {}): Promise<SwfReadResult> {
   checkReadable(path, 'readSwf');
@@ -280,41 +503,48 @@ export async function readSwf(path: string, options: SwfReadOptions = {}): Promi
   const input = gzip ? raw.pipe(zlib.createGunzip()) : raw;
   // pipe() does not forward errors: a read error on `raw` must end the loop too.
   if (gzip) raw.on('error', (e) => input.destroy(e));
-  const rl = readline.createInterface({ input, crlfDelay: Infinity });
-  let lineNo = 0;
   try {
-    for await (const line of rl) parser.line(line, ++lineNo);
+    for await (const chunk of input) parser.push(chunk as Buffer);
   } catch (e) {
     if (e instanceof InputError) throw e;
-    throw new InputError(`readSwf: cannot read ${path}${gzip ? ' (damaged or truncated gzip data)' : ''} after line ${lineNo}: ${explainFsError(e)}`, { source: path, line: lineNo + 1 });
+    throw new InputError(`readSwf: cannot read ${path}${gzip ? ' (damaged or truncated gzip data)' : ''} after line ${parser.lines}: ${explainFsError(e)}`, { source: path, line: parser.lines + 1 });
   } finally {
-    rl.close();
+    input.destroy();
     raw.destroy();
   }
-  return parser.result();
+  return parser.end();
 }
 
 /** Read an SWF file synchronously (whole file in memory; gzip detected from content). */
 export function readSwfSync(path: string, options: SwfReadOptions = {}): SwfReadResult {
-  checkReadable(path, 'readSwfSync');
+  return parseSwfBytes(readUncompressedSync(path, 'readSwfSync'), { ...options, fileName: path });
+}
+
+/**
+ * The uncompressed bytes of a plain or gzip file, for the in-memory readers;
+ * refuses more than {@link SWF_LIMITS}.maxInMemoryBytes. `fn` names the caller in messages.
+ */
+export function readUncompressedSync(path: string, fn: string): Buffer {
+  const cap = SWF_LIMITS.maxInMemoryBytes;
+  const tooBig = () => new InputError(`${fn}: ${path} is larger than ${cap} bytes (1 GiB) uncompressed; read it with the streaming readSwf`, { source: path });
+  if (checkReadable(path, fn).size > cap) throw tooBig();
   let buf: Buffer;
   try {
     buf = fs.readFileSync(path);
   } catch (e) {
-    throw new InputError(`readSwfSync: cannot read ${path}: ${explainFsError(e)}`, { source: path });
+    throw new InputError(`${fn}: cannot read ${path}: ${explainFsError(e)}`, { source: path });
   }
-  if (isGzip(buf)) {
-    try {
-      buf = zlib.gunzipSync(buf);
-    } catch (e) {
-      throw new InputError(`readSwfSync: ${path}: damaged or truncated gzip data: ${(e as Error).message}`, { source: path });
-    }
+  if (!isGzip(buf)) return buf;
+  try {
+    return zlib.gunzipSync(buf, { maxOutputLength: cap });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw tooBig();
+    throw new InputError(`${fn}: ${path}: damaged or truncated gzip data: ${(e as Error).message}`, { source: path });
   }
-  return parseSwf(buf.toString('utf8'), { ...options, fileName: path });
 }
 
-/** Throw an InputError unless `path` is an existing regular file. */
-function checkReadable(path: string, fn: string): void {
+/** Throw an InputError unless `path` is an existing regular file; its stats otherwise. */
+function checkReadable(path: string, fn: string): fs.Stats {
   let st: fs.Stats;
   try {
     st = fs.statSync(path);
@@ -323,6 +553,7 @@ function checkReadable(path: string, fn: string): void {
     throw new InputError(`${fn}: cannot read ${path}: ${explainFsError(e)}`, { source: path });
   }
   if (!st.isFile()) throw new InputError(`${fn}: ${path} is not a regular file`, { source: path });
+  return st;
 }
 
 const fmt = (v: number | undefined): string => (v === undefined || v === null ? '-1' : String(v));

@@ -14,8 +14,8 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as zlib from 'zlib';
-import { isGzip, parseSwf, SwfReadOptions, SwfReadResult } from './swf';
-import { InputError, explainFsError } from '../util/errors';
+import { isGzip, parseSwfBytes, readUncompressedSync, SwfReadOptions, SwfReadResult } from './swf';
+import { InputError } from '../util/errors';
 
 export interface TraceInfo {
   /** Short name, e.g. "KTH-SP2". */
@@ -103,22 +103,6 @@ export function sha256(buf: Uint8Array | string): string {
   return crypto.createHash('sha256').update(buf).digest('hex');
 }
 
-/** Uncompressed bytes of a trace file (gzip detected from the content). */
-function readUncompressed(file: string): Buffer {
-  let buf: Buffer;
-  try {
-    buf = fs.readFileSync(file);
-  } catch (e) {
-    throw new InputError(`cannot read trace file ${file}: ${explainFsError(e)}`, { source: file });
-  }
-  if (!isGzip(buf)) return buf;
-  try {
-    return zlib.gunzipSync(buf);
-  } catch (e) {
-    throw new InputError(`${file}: damaged or truncated gzip data: ${(e as Error).message}`, { source: file });
-  }
-}
-
 function checksumError(info: TraceInfo, file: string, got: string): InputError {
   return new InputError(`${file}: checksum mismatch for trace '${info.name}': sha256 of the uncompressed file is ${got}, manifest says ${info.sha256}`, { source: file, field: 'sha256' });
 }
@@ -126,7 +110,7 @@ function checksumError(info: TraceInfo, file: string, got: string): InputError {
 /** Throw unless the uncompressed content has the manifest checksum. */
 export function verifyTraceFile(name: string, file: string): void {
   const info = traceInfo(name);
-  const got = sha256(readUncompressed(file));
+  const got = sha256(readUncompressedSync(file, 'verifyTraceFile'));
   if (got !== info.sha256) throw checksumError(info, file, got);
 }
 
@@ -146,12 +130,12 @@ export function loadTraceSync(name: string, options: TraceLoadOptions = {}): Tra
   const info = traceInfo(name);
   const file = findTrace(name, options);
   if (!file) throw new InputError(missingMessage(info, traceDirs(options.dir)), { source: `trace '${info.name}'` });
-  const text = readUncompressed(file);
+  const bytes = readUncompressedSync(file, 'loadTrace');
   if (options.verify !== false) {
-    const got = sha256(text);
+    const got = sha256(bytes);
     if (got !== info.sha256) throw checksumError(info, file, got);
   }
-  const res = parseSwf(text.toString('utf8'), {
+  const res = parseSwfBytes(bytes, {
     fileName: file,
     lenient: options.lenient,
     machineSize: options.machineSize ?? info.machineSize,
