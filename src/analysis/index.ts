@@ -6,3 +6,4 @@ export * from './display';
 export * from './charts';
 export * from './render';
 export * from './show';
+export * from './jupyter';

@@ -4,7 +4,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { lineChart, barChart, cdfChart, ganttChart, scatterChart, seriesColor, resetSeriesColors, setSeriesColors } from '../../src/analysis/charts';
 import { exportFigure, closeRenderer } from '../../src/analysis/render';
-import { figureHtml } from '../../src/analysis/show';
+import { figureBundle, PLOTLY_MIME } from '../../src/analysis/show';
 import { toFrame, fromFrame } from '../../src/analysis/frame';
 
 const data = [
@@ -54,12 +54,16 @@ describe('analysis/charts', () => {
     expect(() => scatterChart({ data: [{ a: 'x', b: 1 }], x: 'a', y: 'b' })).to.throw(/field "a" must be a number/);
   });
 
-  it('figureHtml embeds the static image and the chart spec', () => {
+  it('a shown figure is plotly JSON plus one static PNG, with no script and no bundle', () => {
     const f = lineChart({ data, x: 'load', y: 'y', series: 'algorithm', title: 'T' });
-    const html = figureHtml(f, 'AAAA', 'fig-1', false);
-    expect(html).to.contain('src="data:image/png;base64,AAAA"');
-    expect(html).to.contain('newPlot');
-    expect(html).to.not.contain('</script><script>(function'); // no bundle when not asked
+    const { data: bundle, metadata } = figureBundle(f, 'AAAA');
+    expect(Object.keys(bundle).sort()).to.deep.equal([PLOTLY_MIME, 'image/png', 'text/plain'].sort());
+    const spec = bundle[PLOTLY_MIME] as { data: unknown[]; layout: { width: number } };
+    expect(spec.data).to.have.length(f.data.length);
+    expect(spec.layout.width).to.equal(f.width);
+    expect(bundle['image/png']).to.equal('AAAA');
+    expect(metadata).to.deep.equal({ 'image/png': { width: f.width, height: f.height } });
+    expect(JSON.stringify(bundle)).to.not.match(/<script/i);
   });
 
   it('frames round-trip plain records', () => {
