@@ -9,9 +9,11 @@
  * without scripts, PDF export) fall back to the PNG. No script and no plotly
  * bundle is stored in the notebook, which keeps executed notebooks small.
  */
+import * as path from 'path';
 import type { Figure } from './charts';
 import { display, displayUnavailableReason } from './display';
-import { renderFigure } from './render';
+import { exportFigure, renderFigure } from './render';
+import { figuresDir } from './paths';
 
 export const PLOTLY_MIME = 'application/vnd.plotly.v1+json';
 
@@ -47,4 +49,31 @@ export async function show(fig: Figure): Promise<void> {
   const png = (await renderFigure(fig, 'png', { scale: 1.5 })).toString('base64');
   const { data, metadata } = figureBundle(fig, png);
   display(data, metadata);
+}
+
+const figureNumbers = new Map<string, Map<string, number>>();
+
+/**
+ * The file stem of a notebook's figure: `fig<NN>-<slug>`, numbered in the order
+ * figures are first saved; saving the same slug again (a re-run cell) keeps
+ * its number.
+ */
+export function figureStem(notebook: string, slug: string): string {
+  if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(slug)) throw new Error(`figure slug must be lower-case words joined by '-', got "${slug}"`);
+  let numbers = figureNumbers.get(notebook);
+  if (!numbers) figureNumbers.set(notebook, (numbers = new Map()));
+  let n = numbers.get(slug);
+  if (n === undefined) numbers.set(slug, (n = numbers.size + 1));
+  return `fig${String(n).padStart(2, '0')}-${slug}`;
+}
+
+/**
+ * Show a figure and write it as SVG, PNG and PDF to
+ * `figuresDir(notebook)/fig<NN>-<slug>.*`. Returns the paths, relative to the
+ * working directory (for printing).
+ */
+export async function saveFigure(fig: Figure, notebook: string, slug: string): Promise<string[]> {
+  await show(fig);
+  const files = await exportFigure(fig, path.join(figuresDir(notebook), figureStem(notebook, slug)));
+  return files.map((f) => path.relative(process.cwd(), f));
 }
