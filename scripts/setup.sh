@@ -9,7 +9,8 @@ ROOT=$PWD
 say() { printf '[setup] %s\n' "$*" >&2; }
 
 # 1. Debian packages -----------------------------------------------------------
-APT_PACKAGES=(jupyter-nbconvert jupyter-notebook python3-nbclient python3-ipykernel chromium fonts-dejavu-core)
+# texlive-latex-*: pdflatex + booktabs + rotating, to check that the LaTeX tables compile (about 25 s to install).
+APT_PACKAGES=(jupyter-nbconvert jupyter-notebook python3-nbclient python3-ipykernel chromium fonts-dejavu-core texlive-latex-base texlive-latex-recommended)
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
