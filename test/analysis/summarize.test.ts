@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { toFrame } from '../../src/analysis/frame';
 import { tCritical, confidenceHalfWidth, summarize, studentTCdf, degradation } from '../../src/analysis/summarize';
 
 describe('analysis/summarize', () => {
@@ -53,5 +54,17 @@ describe('analysis/summarize', () => {
   it('degradation is the percentage above the reference', () => {
     expect(degradation(1.5, 1)).to.be.closeTo(50, 1e-12);
     expect(() => degradation(1, 0)).to.throw(/positive/);
+  });
+});
+
+describe('analysis/summarize on a DataFrame', () => {
+  it('gives the same groups from a danfojs DataFrame as from records', () => {
+    const recs = [
+      { a: 'x', v: 1 },
+      { a: 'x', v: 3 },
+      { a: 'y', v: 5 },
+    ];
+    expect(summarize(toFrame(recs), { by: ['a'], value: 'v' })).to.deep.equal(summarize(recs, { by: ['a'], value: 'v' }));
+    expect(summarize(toFrame(recs), { by: ['a'], value: 'v' })[0]).to.include({ a: 'x', n: 2, mean: 2, min: 1, max: 3 });
   });
 });
