@@ -58,8 +58,10 @@ const figureNumbers = new Map<string, Map<string, number>>();
  * figures are first saved; saving the same slug again (a re-run cell) keeps
  * its number.
  */
-export function figureStem(notebook: string, slug: string): string {
-  if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(slug)) throw new Error(`figure slug must be lower-case words joined by '-', got "${slug}"`);
+export function figureStem(notebook: string, name: string): string {
+  // Slugs are lower-case words joined by '-' ("Section 6.2 CDF" -> "section-6-2-cdf").
+  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  if (!slug) throw new Error(`figure name "${name}" has no letters or digits for a file slug`);
   let numbers = figureNumbers.get(notebook);
   if (!numbers) figureNumbers.set(notebook, (numbers = new Map()));
   let n = numbers.get(slug);

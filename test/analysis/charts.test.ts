@@ -165,6 +165,7 @@ describe('analysis/charts: publication style', () => {
     expect(figureStem('nb-test', 'load-curve')).to.equal('fig01-load-curve');
     expect(figureStem('nb-test', 'cdf')).to.equal('fig02-cdf');
     expect(figureStem('nb-test', 'load-curve')).to.equal('fig01-load-curve');
-    expect(() => figureStem('nb-test', 'Bad Name')).to.throw(/slug/);
+    expect(figureStem('nb-test', 'Section 6.2: MCB8')).to.equal('fig03-section-6-2-mcb8');
+    expect(() => figureStem('nb-test', '--')).to.throw(/slug/);
   });
 });
