@@ -71,11 +71,10 @@ export function figureStem(notebook: string, name: string): string {
 
 /**
  * Show a figure and write it as SVG, PNG and PDF to
- * `figuresDir(notebook)/fig<NN>-<slug>.*`. Returns the paths, relative to the
- * working directory (for printing).
+ * `figuresDir(notebook)/fig<NN>-<slug>.*`. Returns nothing, so a cell ending
+ * with it shows no value (the files are listed in the figures folder).
  */
-export async function saveFigure(fig: Figure, notebook: string, slug: string): Promise<string[]> {
+export async function saveFigure(fig: Figure, notebook: string, slug: string): Promise<void> {
   await show(fig);
-  const files = await exportFigure(fig, path.join(figuresDir(notebook), figureStem(notebook, slug)));
-  return files.map((f) => path.relative(process.cwd(), f));
+  await exportFigure(fig, path.join(figuresDir(notebook), figureStem(notebook, slug)));
 }
