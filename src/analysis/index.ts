@@ -7,3 +7,4 @@ export * from './charts';
 export * from './render';
 export * from './show';
 export * from './jupyter';
+export * from './timeline';
