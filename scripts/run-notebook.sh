@@ -8,18 +8,37 @@ cd "$(dirname "$0")/.."
 [ -f "$nb" ] || { echo "no such notebook: $nb" >&2; exit 2; }
 name=$(basename "$nb" .ipynb)
 mkdir -p "out/$name"
+# This clone's own kernel (registered here if the set-up has not done it yet), so
+# the notebook never runs on the tslab of another checkout registered as "tslab".
+kernel=${SCHEDLAB_KERNEL:-$(node -e 'const j = require("./dist/analysis/jupyter"); const n = j.kernelNameFor(process.cwd());
+  j.registerKernel(n, `TypeScript (schedlab: ${require("path").basename(process.cwd())})`); j.installNotebookExtension(); console.log(n)')}
 start=$(date +%s)
 # Cells run with notebooks/ as the working directory, as in Jupyter.
 ( cd "$(dirname "$nb")" && /usr/bin/jupyter-nbconvert --to notebook --execute "$(basename "$nb")" \
     --output-dir "$PWD/../out/$name" --output "$name" \
-    --ExecutePreprocessor.kernel_name=tslab \
+    --ExecutePreprocessor.kernel_name="$kernel" \
     --ExecutePreprocessor.timeout="${SCHEDLAB_CELL_TIMEOUT:-3600}" 2> >(grep -v -e MissingIDFieldWarning -e 'validate(nb)' -e nodedir >&2) )
 python3 - "out/$name/$name.ipynb" <<'PY'
 import json, sys
-nb = json.load(open(sys.argv[1]))
-bad = [c for c in nb["cells"] if c.get("cell_type") == "code" and any(o.get("output_type") == "error" for o in c.get("outputs", []))]
+path = sys.argv[1]
+nb = json.load(open(path))
+code = [c for c in nb["cells"] if c.get("cell_type") == "code"]
+# tslab sends no execute_input message, so nbconvert leaves every count null. The
+# kernel counts one execution per non-empty code cell, in order: write that count.
+n = 0
+for c in code:
+    if "".join(c.get("source", "")).strip():
+        n += 1
+        c["execution_count"] = n
+        for o in c.get("outputs", []):
+            if o.get("output_type") == "execute_result":
+                o["execution_count"] = n
+with open(path, "w") as f:
+    json.dump(nb, f, indent=1, ensure_ascii=False)
+    f.write("\n")
+bad = [c for c in code if any(o.get("output_type") == "error" for o in c.get("outputs", []))]
 if bad:
-    print(f"{sys.argv[1]}: {len(bad)} cell(s) with errors", file=sys.stderr)
+    print(f"{path}: {len(bad)} cell(s) with errors", file=sys.stderr)
     sys.exit(1)
 PY
-echo "[notebook] $name: ok in $(( $(date +%s) - start )) s -> out/$name/" >&2
+echo "[notebook] $name: ok in $(( $(date +%s) - start )) s, $(( $(stat -c %s "out/$name/$name.ipynb") / 1024 )) kB -> out/$name/" >&2

@@ -9,7 +9,8 @@ ROOT=$PWD
 say() { printf '[setup] %s\n' "$*" >&2; }
 
 # 1. Debian packages -----------------------------------------------------------
-APT_PACKAGES=(jupyter-nbconvert jupyter-notebook python3-nbclient python3-ipykernel chromium fonts-dejavu-core)
+# texlive-latex-*: pdflatex + booktabs + rotating, to check that the LaTeX tables compile (about 25 s to install).
+APT_PACKAGES=(jupyter-nbconvert jupyter-notebook python3-nbclient python3-ipykernel chromium fonts-dejavu-core texlive-latex-base texlive-latex-recommended)
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -46,16 +47,21 @@ fi
 say "compiling the toolkit"
 node node_modules/typescript/bin/tsc -p tsconfig.json --incremental --tsBuildInfoFile dist/.tsbuildinfo
 
-# 4. tslab kernel, registered against Debian's python3 -----------------------------
-TSLAB="$ROOT/node_modules/.bin/tslab"
-kernel_ok() {
-  for d in /usr/local/share/jupyter/kernels/tslab "$HOME/.local/share/jupyter/kernels/tslab"; do
-    [ -f "$d/kernel.json" ] && grep -qF "\"$TSLAB\"" "$d/kernel.json" && return 0
-  done
-  return 1
-}
-if ! kernel_ok; then
-  say "registering the tslab kernel"
+# 4. Jupyter: this clone's tslab kernel and the live-chart extension ---------------
+# The kernel gets a name of its own (schedlab-<folder>-<hash>): a shared "tslab"
+# kernel would run whichever clone registered it last. The schedlab-plotly
+# notebook extension renders charts from the local plotly bundle without trust.
+say "registering the kernel and the notebook extension"
+node -e 'const j = require("./dist/analysis/jupyter"); const n = j.kernelNameFor(process.cwd());
+  j.registerKernel(n, `TypeScript (schedlab: ${require("path").basename(process.cwd())})`); j.installNotebookExtension();
+  console.error(`[setup] kernel ${n}`)'
+# The notebooks name "tslab" as their kernel: register it only where none exists.
+has_tslab=
+for d in "${JUPYTER_DATA_DIR:-$HOME/.local/share/jupyter}" /usr/local/share/jupyter /usr/share/jupyter; do
+  [ -f "$d/kernels/tslab/kernel.json" ] && has_tslab=1
+done
+if [ -z "$has_tslab" ]; then
+  TSLAB="$ROOT/node_modules/.bin/tslab"
   if [ "$(id -u)" = 0 ]; then
     "$TSLAB" install --python=/usr/bin/python3 --binary "$TSLAB" >/dev/null
   else

@@ -17,13 +17,30 @@ export interface Figure {
   height: number;
 }
 
-/** Publication-friendly colours (Okabe–Ito first, then Tableau 10). */
+/**
+ * Publication-friendly colours, 20 distinct ones: Okabe–Ito (colour-blind
+ * safe, without its yellow, too light on white) first, then Tableau 10 and
+ * darker tones. Series also differ by dash and marker, so curves stay apart in
+ * greyscale print and beyond 20 series.
+ */
 export const PALETTE = [
-  '#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442',
-  '#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac',
+  '#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000',
+  '#4e79a7', '#e15759', '#76b7b2', '#59a14f', '#b07aa1', '#9c755f', '#ff9da7',
+  '#edc948', '#bab0ac', '#1b3a6b', '#8c1c13', '#2f5d2f', '#6b4c9a',
 ];
+/** Dash per series (plotly names), cycling with a period prime to the markers'. */
+export const DASHES = ['solid', 'dash', 'dot', 'dashdot', 'longdash', 'longdashdot', '5px,2px,1px,2px'];
+/** Marker symbol per series. */
+export const MARKERS = ['circle', 'square', 'diamond', 'triangle-up', 'x', 'cross', 'triangle-down', 'star', 'pentagon', 'hexagon', 'triangle-left'];
 
 const assigned = new Map<string, string>();
+const order = new Map<string, number>();
+
+function indexOf(name: string): number {
+  let k = order.get(name);
+  if (k === undefined) order.set(name, (k = order.size));
+  return k;
+}
 
 /**
  * The colour of a series (e.g. an algorithm). A name keeps its colour for the
@@ -32,20 +49,57 @@ const assigned = new Map<string, string>();
 export function seriesColor(name: string): string {
   let c = assigned.get(name);
   if (!c) {
-    c = PALETTE[assigned.size % PALETTE.length];
+    // The first colour no other series holds (fixed colours may have taken some).
+    const used = new Set(assigned.values());
+    c = PALETTE.find((p) => !used.has(p)) ?? PALETTE[assigned.size % PALETTE.length];
     assigned.set(name, c);
   }
   return c;
 }
 
+/** Colour, dash and marker of a series: all three fixed per name for the session. */
+export function seriesStyle(name: string): { color: string; dash: string; symbol: string } {
+  const k = indexOf(name);
+  return { color: seriesColor(name), dash: DASHES[k % DASHES.length], symbol: MARKERS[k % MARKERS.length] };
+}
+
 /** Fix colours for some series names (e.g. {EASY: '#000000'}). */
 export function setSeriesColors(colors: Record<string, string>): void {
-  for (const [k, v] of Object.entries(colors)) assigned.set(k, v);
+  for (const [k, v] of Object.entries(colors)) {
+    assigned.set(k, v);
+    indexOf(k);
+  }
 }
 
 /** Forget all colour assignments. */
 export function resetSeriesColors(): void {
   assigned.clear();
+  order.clear();
+}
+
+/** How internal names (policy ids, workload keys) read in figures and tables. */
+const DISPLAY_NAMES: Record<string, string> = {
+  fcfs: 'FCFS',
+  easy: 'EASY',
+  conservative: 'Conservative',
+  keasy: 'KEASY',
+  'keasy (no migration)': 'KEASY (no migration)',
+  reasy: 'REASY',
+  measy: 'MEASY',
+  feitelson: 'Feitelson 1996',
+  jann: 'Jann 1997',
+  ctc: 'CTC-SP2',
+  lublin: 'Lublin 2003',
+};
+
+/** Add or change display names (e.g. {greedy: 'Greedy'}). */
+export function setDisplayNames(names: Record<string, string>): void {
+  Object.assign(DISPLAY_NAMES, names);
+}
+
+/** The display name of an internal name (the name itself when none is set). */
+export function displayName(name: string): string {
+  return Object.prototype.hasOwnProperty.call(DISPLAY_NAMES, name) ? DISPLAY_NAMES[name] : name;
 }
 
 /** Font and sizes shared by every figure. */
@@ -102,9 +156,10 @@ function figure(data: PlotlyObject[], o: CommonOptions, extra: PlotlyObject = {}
     ? { legend: { orientation: 'h', x: 0, xanchor: 'left', y: -0.18 - (rows * 20) / height, yanchor: 'top', bgcolor: 'rgba(255,255,255,0.8)' } }
     : {};
   const layout = baseLayout(o, { ...extra, ...legend });
-  for (const axis of ['x', 'y'] as const) {
-    const a = layout[`${axis}axis`] as PlotlyObject;
-    if (a.type === 'log') Object.assign(a, logTicks(data, axis));
+  for (const key of Object.keys(layout)) {
+    const m = /^([xy])axis\d*$/.exec(key);
+    const a = layout[key] as PlotlyObject;
+    if (m && a.type === 'log') Object.assign(a, logTicks(data, m[1] as 'x' | 'y'));
   }
   if (below) layout.margin = { ...(layout.margin as PlotlyObject), b: 70 + rows * 20 };
   return { data, layout, width: o.width ?? FIGURE_STYLE.width, height };
@@ -160,47 +215,111 @@ export interface LineChartOptions extends CommonOptions {
   series?: string;
   /** Field holding the error-bar half-width (e.g. 'ci95'). */
   error?: string;
+  /**
+   * Range the plotted quantity can take, e.g. [0, 100] for a percentage; error
+   * bars are cut there. Default: [0, 100] when the y label mentions '%'. On a
+   * log axis the lower end of a bar never reaches 0 (see errorBars).
+   */
+  yBounds?: [number, number];
   /** Draw markers at the points (default true). */
   markers?: boolean;
   /** 'linear' (default) or 'hv' for step functions. */
   shape?: 'linear' | 'hv';
   /** Dashed horizontal reference lines, e.g. a published value or a flat baseline. */
   referenceLines?: { y: number; label: string }[];
+  /** Small multiples: one panel per distinct value of this field, side by side, sharing the y axis. */
+  facet?: string;
 }
 
-/** One curve per series over a swept parameter (load curves, sensitivity curves). */
-export function lineChart(o: LineChartOptions): Figure {
+function yBoundsOf(o: { yBounds?: [number, number]; yLabel?: string }): [number, number] {
+  if (o.yBounds) return o.yBounds;
+  return /%/.test(o.yLabel ?? '') ? [0, 100] : [-Infinity, Infinity];
+}
+
+/**
+ * Asymmetric error bars cut to what the axis can show: inside `bounds`, and
+ * on a log axis never down to 0 or below (an interval from the normal
+ * approximation can cross 0 for a positive quantity): there the lower end is
+ * clamped at half the smallest plotted value, and the clamp is visible as a
+ * shorter lower bar.
+ */
+export function errorBars(ys: readonly number[], es: readonly number[], bounds: [number, number], log: boolean, color: string): PlotlyObject {
+  const positive = ys.filter((v) => v > 0);
+  const floor = log && positive.length ? Math.min(...positive) / 2 : bounds[0];
+  const lo = Math.max(bounds[0], log ? floor : -Infinity);
+  return {
+    type: 'data',
+    symmetric: false,
+    array: ys.map((y, i) => (y + es[i] > bounds[1] ? Math.max(0, bounds[1] - y) : es[i])),
+    arrayminus: ys.map((y, i) => (y - es[i] < lo ? Math.max(0, y - Math.min(lo, y)) : es[i])),
+    visible: true,
+    color,
+    thickness: 1.2,
+    width: 3,
+  };
+}
+
+function lineTraces(o: LineChartOptions, rowsIn: readonly Row[], axes: PlotlyObject, seen: Set<string>): PlotlyObject[] {
   const traces: PlotlyObject[] = [];
-  for (const [name, rows] of groupBy(o.data, o.series)) {
+  const bounds = yBoundsOf(o);
+  for (const [name, rows] of groupBy(rowsIn, o.series)) {
     const pts = rows
       .map((r) => ({ x: r[o.x] as number | string, y: numberField(r, o.y, 'lineChart'), e: o.error ? numberField(r, o.error, 'lineChart') : 0 }))
       .sort((a, b) => (typeof a.x === 'number' && typeof b.x === 'number' ? a.x - b.x : 0));
-    const color = seriesColor(name || o.y);
+    const key = name || o.y;
+    const st = seriesStyle(key);
+    const ys = pts.map((p) => p.y);
     traces.push({
       type: 'scatter',
       mode: o.markers === false ? 'lines' : 'lines+markers',
-      name: name || o.y,
+      name: displayName(key),
+      legendgroup: key,
       x: pts.map((p) => p.x),
-      y: pts.map((p) => p.y),
-      line: { color, width: 2, shape: o.shape ?? 'linear' },
-      marker: { color, size: 6 },
-      error_y: o.error ? { type: 'data', array: pts.map((p) => p.e), visible: true, color, thickness: 1.2, width: 3 } : undefined,
-      showlegend: o.series !== undefined,
+      y: ys,
+      line: { color: st.color, width: 2, shape: o.shape ?? 'linear', dash: st.dash },
+      marker: { color: st.color, size: 6, symbol: st.symbol },
+      error_y: o.error ? errorBars(ys, pts.map((p) => p.e), bounds, !!o.logY, st.color) : undefined,
+      showlegend: o.series !== undefined && !seen.has(key),
+      ...axes,
     });
+    seen.add(key);
   }
+  return traces;
+}
+
+/** One curve per series over a swept parameter (load curves, sensitivity curves); `facet` splits into panels. */
+export function lineChart(o: LineChartOptions): Figure {
+  const seen = new Set<string>();
+  const traces: PlotlyObject[] = [];
+  const panels = o.facet === undefined ? [['', o.data] as const] : [...groupBy(o.data, o.facet)];
+  const n = panels.length;
+  const extra: PlotlyObject = {};
+  panels.forEach(([label, rows], i) => {
+    const id = i === 0 ? '' : String(i + 1);
+    traces.push(...lineTraces(o, rows, i === 0 ? {} : { xaxis: `x${id}`, yaxis: `y${id}` }, seen));
+    if (o.facet === undefined) return;
+    const gap = 0.04;
+    const base = baseLayout(o);
+    extra[`xaxis${id}`] = { ...(base.xaxis as PlotlyObject), domain: [i / n + (i ? gap : 0), (i + 1) / n - (i < n - 1 ? gap : 0)], anchor: `y${id}` };
+    extra[`yaxis${id}`] = { ...(base.yaxis as PlotlyObject), anchor: `x${id}`, ...(i ? { matches: 'y', showticklabels: false, title: { text: '' } } : {}) };
+    const annotations = (extra.annotations as PlotlyObject[] | undefined) ?? [];
+    annotations.push({ text: `<b>${displayName(label)}</b>`, xref: 'paper', yref: 'paper', x: (i + 0.5) / n, y: 1.0, xanchor: 'center', yanchor: 'bottom', showarrow: false, font: { size: 13 } });
+    extra.annotations = annotations;
+  });
   for (const ref of o.referenceLines ?? []) {
     const xs = o.data.map((r) => r[o.x] as number);
-    const color = seriesColor(ref.label);
+    const st = seriesStyle(ref.label);
     traces.push({
       type: 'scatter',
       mode: 'lines',
       name: ref.label,
       x: [Math.min(...xs), Math.max(...xs)],
       y: [ref.y, ref.y],
-      line: { color, width: 1.5, dash: 'dash' },
+      line: { color: st.color, width: 1.5, dash: 'dash' },
     });
   }
-  return figure(traces, o);
+  const width = o.width ?? (n > 1 ? Math.min(1200, 380 * n + 120) : undefined);
+  return figure(traces, { ...o, width }, extra);
 }
 
 export interface BarChartOptions extends CommonOptions {
@@ -209,6 +328,8 @@ export interface BarChartOptions extends CommonOptions {
   y: string;
   series?: string;
   error?: string;
+  /** Range of the quantity, as in LineChartOptions.yBounds. */
+  yBounds?: [number, number];
   /** 'group' (default) or 'stack'. */
   mode?: 'group' | 'stack';
 }
@@ -216,19 +337,24 @@ export interface BarChartOptions extends CommonOptions {
 /** Grouped (or stacked) bars: one bar colour per series. */
 export function barChart(o: BarChartOptions): Figure {
   const traces: PlotlyObject[] = [];
+  const bounds = yBoundsOf(o);
   for (const [name, rows] of groupBy(o.data, o.series)) {
-    const color = seriesColor(name || o.y);
+    const key = name || o.y;
+    const color = seriesColor(key);
+    const ys = rows.map((r) => numberField(r, o.y, 'barChart'));
     traces.push({
       type: 'bar',
-      name: name || o.y,
-      x: rows.map((r) => r[o.x]),
-      y: rows.map((r) => numberField(r, o.y, 'barChart')),
-      marker: { color },
-      error_y: o.error ? { type: 'data', array: rows.map((r) => numberField(r, o.error as string, 'barChart')), visible: true, color: '#333' } : undefined,
+      name: displayName(key),
+      // Categories as text, so numeric x values (loads) are dodged side by side, not stacked on a number line.
+      x: rows.map((r) => String(r[o.x])),
+      y: ys,
+      marker: { color, line: { color: '#333', width: 0.5 } },
+      error_y: o.error ? errorBars(ys, rows.map((r) => numberField(r, o.error as string, 'barChart')), bounds, !!o.logY, '#333') : undefined,
       showlegend: o.series !== undefined,
     });
   }
-  return figure(traces, { ...o }, { barmode: o.mode ?? 'group' });
+  const base = baseLayout(o);
+  return figure(traces, { ...o }, { barmode: o.mode ?? 'group', bargap: 0.2, bargroupgap: 0.05, xaxis: { ...(base.xaxis as PlotlyObject), type: 'category' } });
 }
 
 export interface CdfChartOptions extends CommonOptions {
@@ -242,14 +368,14 @@ export function cdfChart(o: CdfChartOptions): Figure {
   const traces: PlotlyObject[] = [];
   for (const [name, rows] of groupBy(o.data, o.series)) {
     const v = rows.map((r) => numberField(r, o.value, 'cdfChart')).sort((a, b) => a - b);
-    const color = seriesColor(name || o.value);
+    const st = seriesStyle(name || o.value);
     traces.push({
       type: 'scatter',
       mode: 'lines',
-      name: name || o.value,
+      name: displayName(name || o.value),
       x: v,
       y: v.map((_, i) => (i + 1) / v.length),
-      line: { color, width: 2, shape: 'hv' },
+      line: { color: st.color, width: 2, shape: 'hv', dash: st.dash },
       showlegend: o.series !== undefined,
     });
   }
@@ -269,14 +395,14 @@ export interface ScatterChartOptions extends CommonOptions {
 export function scatterChart(o: ScatterChartOptions): Figure {
   const traces: PlotlyObject[] = [];
   for (const [name, rows] of groupBy(o.data, o.series)) {
-    const color = seriesColor(name || o.y);
+    const st = seriesStyle(name || o.y);
     traces.push({
       type: 'scatter',
       mode: 'markers',
-      name: name || o.y,
+      name: displayName(name || o.y),
       x: rows.map((r) => numberField(r, o.x, 'scatterChart')),
       y: rows.map((r) => numberField(r, o.y, 'scatterChart')),
-      marker: { color, size: 6, opacity: o.opacity ?? 0.7 },
+      marker: { color: st.color, size: 6, opacity: o.opacity ?? 0.7, symbol: st.symbol },
       showlegend: o.series !== undefined,
     });
   }
@@ -303,12 +429,14 @@ export function ganttChart(o: GanttChartOptions): Figure {
     traces.push({
       type: 'bar',
       orientation: 'h',
-      name: name || 'busy',
+      name: displayName(name || 'busy'),
       y: rows.map((r) => String(r[o.row])),
       base: rows.map((r) => numberField(r, o.start, 'ganttChart')),
       x: rows.map((r) => numberField(r, o.end, 'ganttChart') - numberField(r, o.start, 'ganttChart')),
-      text: o.label ? rows.map((r) => String(r[o.label as string])) : undefined,
-      hoverinfo: 'text+x+y',
+      // Labels on hover only: drawn on the bars they collide wherever bars are short or rows dense.
+      hovertext: o.label ? rows.map((r) => String(r[o.label as string])) : undefined,
+      textposition: 'none',
+      hoverinfo: o.label ? 'text+x+y' : 'x+y',
       marker: { color, line: { color: '#ffffff', width: 0.5 } },
       showlegend: o.series !== undefined && groupBy(o.data, o.series).size <= 20,
     });

@@ -6,3 +6,5 @@ export * from './display';
 export * from './charts';
 export * from './render';
 export * from './show';
+export * from './jupyter';
+export * from './timeline';

@@ -1,4 +1,9 @@
-/** Where a notebook's outputs go: `out/<notebook>/`, with `tables/` and `figures/` inside. */
+/**
+ * Where a notebook's outputs go: `out/<notebook>/`, with `tables/` and
+ * `figures/` inside, next to the notebook (its kernel's working directory).
+ * The repository's own notebooks (in notebooks/) write to the repository's
+ * out/ folder instead, where the run scripts and tests look.
+ */
 import * as fs from 'fs';
 import * as path from 'path';
 import { repoRoot } from '../util/repo';
@@ -15,11 +20,18 @@ function checkName(notebook: string): void {
   }
 }
 
-/** `out/<notebook>/` (created). Override the base folder with SCHEDLAB_OUT. */
+/** The folder holding every notebook's out/ folders: SCHEDLAB_OUT, else see above. */
+export function outBase(cwd = process.cwd()): string {
+  if (process.env.SCHEDLAB_OUT) return path.resolve(process.env.SCHEDLAB_OUT);
+  const repoNotebooks = path.join(repoRoot(), 'notebooks');
+  const inRepoNotebooks = path.resolve(cwd) === repoNotebooks || path.resolve(cwd) === repoRoot();
+  return inRepoNotebooks ? path.join(repoRoot(), 'out') : path.join(path.resolve(cwd), 'out');
+}
+
+/** `<out base>/<notebook>/` (created). Override the base folder with SCHEDLAB_OUT. */
 export function outDir(notebook: string): string {
   checkName(notebook);
-  const base = process.env.SCHEDLAB_OUT ?? path.join(repoRoot(), 'out');
-  return ensureDir(path.join(base, notebook));
+  return ensureDir(path.join(outBase(), notebook));
 }
 
 /** `out/<notebook>/tables/` (created). */

@@ -94,7 +94,9 @@ export async function renderFigure(fig: Figure, format: ImageFormat, options: Re
     const svg = (await renderFigure(fig, 'svg')).toString('utf8');
     const pdfPage = await browser.newPage();
     try {
-      await pdfPage.setContent(`<!doctype html><html><body style="margin:0">${svg}</body></html>`);
+      // Chromium writes the document title as the PDF's Title metadata.
+      const title = String((fig.layout.title as { text?: string } | undefined)?.text ?? 'figure').replace(/<[^>]*>/g, '').replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c] as string);
+      await pdfPage.setContent(`<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body style="margin:0">${svg}</body></html>`);
       return await pdfPage.pdf({ width: `${fig.width}px`, height: `${fig.height}px`, printBackground: true, pageRanges: '1' });
     } finally {
       await pdfPage.close();

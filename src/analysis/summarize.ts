@@ -1,6 +1,8 @@
 /** Grouped summaries with confidence intervals, over plain records. */
 import { mean, sampleStandardDeviation, min, max } from 'simple-statistics';
-import type { Row } from './frame';
+import type { DataFrame } from './frame';
+import { fromFrame, type Row } from './frame';
+import { logGamma } from '../util/numeric';
 
 /**
  * Two-sided Student-t critical value t_{1-alpha/2, df}: the quantile found by
@@ -25,20 +27,6 @@ export function studentTCdf(t: number, df: number): number {
   const x = df / (df + t * t);
   const tail = 0.5 * regularizedBeta(x, df / 2, 0.5);
   return t >= 0 ? 1 - tail : tail;
-}
-
-function logGamma(z: number): number {
-  // Lanczos approximation (g = 7, n = 9).
-  const c = [
-    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
-    12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
-  ];
-  if (z < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * z)) - logGamma(1 - z);
-  z -= 1;
-  let x = c[0];
-  for (let i = 1; i < 9; i++) x += c[i] / (z + i);
-  const t = z + 7.5;
-  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(x);
 }
 
 /** Regularized incomplete beta I_x(a, b) by Lentz's continued fraction. */
@@ -100,11 +88,14 @@ export interface SummarizeOptions {
 }
 
 /**
- * Group `records` by the `by` keys and summarise `value`: count, mean, sample
- * standard deviation, min, max and the half-width of the 95% CI of the mean.
- * Non-finite values are an error: a summary must never hide a broken run.
+ * The one grouped summary of the toolkit: group `records` (plain records or a
+ * danfojs DataFrame) by the `by` keys and summarise `value`: count, mean,
+ * sample standard deviation, min, max and the half-width of the 95% CI of the
+ * mean. Non-finite values are an error: a summary must never hide a broken run.
+ * (Per-family summaries such as dfrs.avgStdMax are thin wrappers over it.)
  */
-export function summarize(records: readonly Row[], options: SummarizeOptions): SummaryRow[] {
+export function summarize(data: readonly Row[] | DataFrame, options: SummarizeOptions): SummaryRow[] {
+  const records: readonly Row[] = Array.isArray(data) ? data : fromFrame(data as DataFrame);
   const { by, value, confidence = 0.95 } = options;
   const groups = new Map<string, { keys: Row; values: number[] }>();
   records.forEach((r, i) => {

@@ -44,6 +44,19 @@ export function formatCell(value: unknown, digits = 3): string {
   return String(value);
 }
 
+/**
+ * Formatter of one column: when any number in the column has decimals, every
+ * number in it gets the same number of decimals (2 and 2.50 never share a column).
+ */
+function columnFormat(records: readonly Row[], col: string, digits = 3): (value: unknown) => string {
+  const fractional = records.some((r) => typeof r[col] === 'number' && Number.isFinite(r[col]) && !Number.isInteger(r[col]));
+  return (value) => (fractional && typeof value === 'number' && Number.isFinite(value) ? value.toFixed(digits) : formatCell(value, digits));
+}
+
+function isNumericColumn(records: readonly Row[], col: string): boolean {
+  return records.length > 0 && records.every((r) => r[col] === undefined || r[col] === null || typeof r[col] === 'number');
+}
+
 function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
   const s = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : String(value)) : String(value);
@@ -63,33 +76,71 @@ export function toMarkdown(records: readonly Row[], options: TableOptions = {}):
   const cols = columnsOf(records, options);
   const esc = (s: string) => s.replace(/\|/g, '\\|');
   const head = cols.map((c) => esc(options.headers?.[c] ?? c));
-  const align = cols.map((c) => (records.length > 0 && typeof records[0][c] === 'number' ? '---:' : ':---'));
-  const body = records.map((r) => '| ' + cols.map((c) => esc(formatCell(r[c], options.digits))).join(' | ') + ' |');
+  const align = cols.map((c) => (isNumericColumn(records, c) ? '---:' : ':---'));
+  const fmt = cols.map((c) => columnFormat(records, c, options.digits));
+  const body = records.map((r) => '| ' + cols.map((c, i) => esc(fmt[i](r[c]))).join(' | ') + ' |');
   const title = options.title ? `**${options.title}**\n\n` : '';
   return title + ['| ' + head.join(' | ') + ' |', '|' + align.join('|') + '|', ...body].join('\n') + '\n';
 }
 
-/** Escape text for LaTeX. */
+/**
+ * Characters outside ASCII that tables use, as LaTeX that compiles with
+ * pdflatex and no package beyond booktabs.
+ */
+const LATEX_CHARS: Record<string, string> = {
+  '✔': '$\\surd$', '✓': '$\\surd$', '✘': '$\\times$', '✗': '$\\times$',
+  'Σ': '$\\Sigma$', 'Δ': '$\\Delta$', 'σ': '$\\sigma$', 'μ': '$\\mu$', 'µ': '$\\mu$', 'α': '$\\alpha$', 'β': '$\\beta$', 'λ': '$\\lambda$', 'ρ': '$\\rho$',
+  '≤': '$\\leq$', '≥': '$\\geq$', '≠': '$\\neq$', '≈': '$\\approx$', '±': '$\\pm$', '×': '$\\times$', '·': '$\\cdot$', '∞': '$\\infty$',
+  '→': '$\\rightarrow$', '←': '$\\leftarrow$', '−': '$-$', '√': '$\\surd$', '°': '$^\\circ$', '²': '$^2$', '³': '$^3$',
+  '–': '--', '—': '---', '‘': '`', '’': "'", '“': '``', '”': "''", '…': '\\ldots{}', '\u00a0': '~',
+  'ø': '{\\o}', 'Ø': '{\\O}', 'æ': '{\\ae}', 'ß': '{\\ss}', 'å': '{\\aa}', 'Å': '{\\AA}', '§': '\\S{}', '€': 'EUR',
+};
+const LATEX_ASCII: Record<string, string> = {
+  '\\': '\\textbackslash{}', '~': '\\textasciitilde{}', '^': '\\textasciicircum{}', '|': '\\textbar{}', '<': '\\textless{}', '>': '\\textgreater{}',
+};
+const LATEX_ACCENTS: Record<string, string> = { '\u0301': "'", '\u0300': '`', '\u0302': '^', '\u0308': '"', '\u0303': '~', '\u0327': 'c', '\u030c': 'v' };
+
+/**
+ * Escape text for LaTeX: the ten special ASCII characters, `| < >`, and every
+ * non-ASCII character (a mapped symbol, an accented letter as an accent
+ * command, else its code point in brackets, so a table never stops pdflatex).
+ */
 export function latexEscape(text: string): string {
-  return text.replace(/[\\{}$&#^_%~]/g, (ch) => {
-    switch (ch) {
-      case '\\':
-        return '\\textbackslash{}';
-      case '~':
-        return '\\textasciitilde{}';
-      case '^':
-        return '\\textasciicircum{}';
-      default:
-        return '\\' + ch;
+  let out = '';
+  for (const ch of text) {
+    if (ch in LATEX_ASCII) out += LATEX_ASCII[ch];
+    else if ('{}$&#_%'.includes(ch)) out += '\\' + ch;
+    else if (ch.charCodeAt(0) < 128) out += ch;
+    else if (ch in LATEX_CHARS) out += LATEX_CHARS[ch];
+    else {
+      const [base, ...marks] = ch.normalize('NFD');
+      if (base.charCodeAt(0) < 128 && marks.length === 1 && marks[0] in LATEX_ACCENTS) out += `\\${LATEX_ACCENTS[marks[0]]}{${base}}`;
+      else out += `[U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}]`;
     }
-  });
+  }
+  return out;
 }
 
-/** A LaTeX `table` with a booktabs `tabular` (needs \usepackage{booktabs}). */
+/** Tables this wide or long are set smaller, and the widest ones sideways. */
+const SMALL_COLUMNS = 7;
+const SMALL_ROWS = 25;
+const SIDEWAYS_COLUMNS = 11;
+
+/**
+ * A LaTeX `table` with a booktabs `tabular` (needs \usepackage{booktabs};
+ * tables of more than 10 columns are a `sidewaystable`, which needs
+ * \usepackage{rotating}). Numbers are right-aligned with the same decimals
+ * down a column.
+ */
 export function toLatex(records: readonly Row[], options: TableOptions = {}): string {
   const cols = columnsOf(records, options);
-  const spec = cols.map((c) => (records.length > 0 && typeof records[0][c] === 'number' ? 'r' : 'l')).join('');
-  const lines: string[] = ['\\begin{table}[htbp]', '\\centering'];
+  const spec = cols.map((c) => (isNumericColumn(records, c) ? 'r' : 'l')).join('');
+  const fmt = cols.map((c) => columnFormat(records, c, options.digits));
+  const sideways = cols.length >= SIDEWAYS_COLUMNS;
+  const env = sideways ? 'sidewaystable' : 'table';
+  const lines: string[] = [`\\begin{${env}}${sideways ? '' : '[htbp]'}`, '\\centering'];
+  if (sideways) lines.push('\\footnotesize');
+  else if (cols.length >= SMALL_COLUMNS || records.length > SMALL_ROWS) lines.push('\\small');
   const caption = options.caption ?? options.title;
   if (caption) lines.push(`\\caption{${latexEscape(caption)}}`);
   if (options.label) lines.push(`\\label{${options.label}}`);
@@ -97,9 +148,9 @@ export function toLatex(records: readonly Row[], options: TableOptions = {}): st
   lines.push(cols.map((c) => latexEscape(options.headers?.[c] ?? c)).join(' & ') + ' \\\\');
   lines.push('\\midrule');
   for (const r of records) {
-    lines.push(cols.map((c) => latexEscape(formatCell(r[c], options.digits))).join(' & ') + ' \\\\');
+    lines.push(cols.map((c, i) => latexEscape(fmt[i](r[c]))).join(' & ') + ' \\\\');
   }
-  lines.push('\\bottomrule', '\\end{tabular}', '\\end{table}');
+  lines.push('\\bottomrule', '\\end{tabular}', `\\end{${env}}`);
   return lines.join('\n') + '\n';
 }
 
@@ -113,8 +164,9 @@ export function toHtml(records: readonly Row[], options: TableOptions = {}): str
   const th = 'style="text-align:left;padding:3px 8px;border-bottom:1px solid #444"';
   const td = (num: boolean) => `style="text-align:${num ? 'right' : 'left'};padding:2px 8px;font-variant-numeric:tabular-nums"`;
   const head = cols.map((c) => `<th ${th}>${htmlEscape(options.headers?.[c] ?? c)}</th>`).join('');
+  const fmt = cols.map((c) => columnFormat(records, c, options.digits));
   const body = records
-    .map((r) => '<tr>' + cols.map((c) => `<td ${td(typeof r[c] === 'number')}>${htmlEscape(formatCell(r[c], options.digits))}</td>`).join('') + '</tr>')
+    .map((r) => '<tr>' + cols.map((c, i) => `<td ${td(typeof r[c] === 'number')}>${htmlEscape(fmt[i](r[c]))}</td>`).join('') + '</tr>')
     .join('\n');
   const title = options.title ? `<caption style="caption-side:top;text-align:left;font-weight:bold;padding:4px 0">${htmlEscape(options.title)}</caption>` : '';
   return `<table style="border-collapse:collapse;font-size:12px">${title}<thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;

@@ -254,15 +254,9 @@ export function sampleLublinRuntime(rng: Rng, size: number, params: LublinParams
 // ---------------------------------------------------------------------------
 // Arrivals
 
-/** ln Γ(x), Lanczos approximation (x > 0). */
-export function logGamma(x: number): number {
-  const c = [76.18009172947146, -86.50532032941677, 24.01409824083091, -1.231739572450155, 0.1208650973866179e-2, -0.5395239384953e-5];
-  let y = x;
-  const tmp = x + 5.5 - (x + 0.5) * Math.log(x + 5.5);
-  let ser = 1.000000000190015;
-  for (const ci of c) ser += ci / ++y;
-  return -tmp + Math.log((2.5066282746310005 * ser) / x);
-}
+// ln Γ lives in the shared numeric module; re-exported for existing callers.
+import { logGamma } from '../util/numeric';
+export { logGamma };
 
 /** Regularized lower incomplete gamma P(a, x) (series / continued fraction, 1000 iterations, eps 1e-10). */
 export function regularizedGammaP(a: number, x: number): number {

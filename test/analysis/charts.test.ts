@@ -2,9 +2,9 @@ import { expect } from 'chai';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { lineChart, barChart, cdfChart, ganttChart, scatterChart, seriesColor, resetSeriesColors, setSeriesColors } from '../../src/analysis/charts';
+import { lineChart, barChart, cdfChart, ganttChart, scatterChart, seriesColor, seriesStyle, resetSeriesColors, setSeriesColors, displayName, PALETTE } from '../../src/analysis/charts';
 import { exportFigure, closeRenderer } from '../../src/analysis/render';
-import { figureHtml } from '../../src/analysis/show';
+import { figureBundle, figureStem, PLOTLY_MIME } from '../../src/analysis/show';
 import { toFrame, fromFrame } from '../../src/analysis/frame';
 
 const data = [
@@ -54,12 +54,16 @@ describe('analysis/charts', () => {
     expect(() => scatterChart({ data: [{ a: 'x', b: 1 }], x: 'a', y: 'b' })).to.throw(/field "a" must be a number/);
   });
 
-  it('figureHtml embeds the static image and the chart spec', () => {
+  it('a shown figure is plotly JSON plus one static PNG, with no script and no bundle', () => {
     const f = lineChart({ data, x: 'load', y: 'y', series: 'algorithm', title: 'T' });
-    const html = figureHtml(f, 'AAAA', 'fig-1', false);
-    expect(html).to.contain('src="data:image/png;base64,AAAA"');
-    expect(html).to.contain('newPlot');
-    expect(html).to.not.contain('</script><script>(function'); // no bundle when not asked
+    const { data: bundle, metadata } = figureBundle(f, 'AAAA');
+    expect(Object.keys(bundle).sort()).to.deep.equal([PLOTLY_MIME, 'image/png', 'text/plain'].sort());
+    const spec = bundle[PLOTLY_MIME] as { data: unknown[]; layout: { width: number } };
+    expect(spec.data).to.have.length(f.data.length);
+    expect(spec.layout.width).to.equal(f.width);
+    expect(bundle['image/png']).to.equal('AAAA');
+    expect(metadata).to.deep.equal({ 'image/png': { width: f.width, height: f.height } });
+    expect(JSON.stringify(bundle)).to.not.match(/<script/i);
   });
 
   it('frames round-trip plain records', () => {
@@ -85,7 +89,11 @@ describe('analysis/render (headless Chromium)', function () {
     expect(png.subarray(0, 8).toString('hex')).to.equal('89504e470d0a1a0a');
     // PNG width (bytes 16..19 of IHDR) is the figure width times the scale (2).
     expect(png.readUInt32BE(16)).to.equal(1000);
-    expect(fs.readFileSync(files[2]).subarray(0, 5).toString()).to.equal('%PDF-');
+    const pdf = fs.readFileSync(files[2]);
+    expect(pdf.subarray(0, 5).toString()).to.equal('%PDF-');
+    // The figure title is the PDF's Title metadata (Chromium writes it as UTF-16BE hex).
+    const utf16 = Buffer.from('\ufeffExport test', 'utf16le').swap16().toString('hex').toUpperCase();
+    expect(pdf.toString('latin1')).to.match(new RegExp(`/Title \\((\\xfe\\xff)?Export test\\)|/Title <${utf16}>`, 'i'));
     fs.rmSync(dir, { recursive: true });
   });
 });
@@ -96,5 +104,68 @@ describe('analysis/charts log axes', () => {
     expect((fig(50).layout.xaxis as { dtick: unknown }).dtick).to.equal('D2');
     expect((fig(1e6).layout.xaxis as { dtick: unknown }).dtick).to.equal(1);
     expect((fig(1e12).layout.xaxis as { dtick: unknown }).dtick).to.equal(2);
+  });
+});
+
+describe('analysis/charts: publication style', () => {
+  beforeEach(() => resetSeriesColors());
+
+  it('20 series get 20 different colours, and dash/marker pairs that differ', () => {
+    const names = Array.from({ length: 20 }, (_, i) => `s${i}`);
+    const styles = names.map((n) => seriesStyle(n));
+    expect(new Set(styles.map((s) => s.color)).size).to.equal(20);
+    expect(new Set(styles.map((s) => `${s.dash}|${s.symbol}`)).size).to.equal(20);
+  });
+
+  it('a fixed colour is never handed out again to another series', () => {
+    setSeriesColors({ easy: PALETTE[0] });
+    expect(seriesColor('other')).to.not.equal(PALETTE[0]);
+  });
+
+  it('error bars stay above 0 on a log axis and inside [0, 100] for percentages', () => {
+    const log = lineChart({ data: [{ x: 1, y: 2, e: 5 }, { x: 2, y: 8, e: 1 }], x: 'x', y: 'y', error: 'e', logY: true });
+    const eb = log.data[0].error_y as { array: number[]; arrayminus: number[] };
+    expect(2 - eb.arrayminus[0]).to.be.greaterThan(0);
+    expect(eb.array[0]).to.equal(5);
+    const pct = lineChart({ data: [{ x: 1, y: 97, e: 5 }, { x: 2, y: 3, e: 5 }], x: 'x', y: 'y', error: 'e', yLabel: 'accepted (%)' });
+    const pb = pct.data[0].error_y as { array: number[]; arrayminus: number[] };
+    expect(97 + pb.array[0]).to.equal(100);
+    expect(3 - pb.arrayminus[1]).to.equal(0);
+  });
+
+  it('internal names are shown by their display names; colours stay keyed by the internal name', () => {
+    const f = lineChart({ data: [{ p: 'easy', x: 1, y: 1 }, { p: 'feitelson', x: 1, y: 2 }], x: 'x', y: 'y', series: 'p' });
+    expect(f.data.map((t) => t.name)).to.deep.equal(['EASY', 'Feitelson 1996']);
+    expect((f.data[0].line as { color: string }).color).to.equal(seriesColor('easy'));
+    expect(displayName('unknown-name')).to.equal('unknown-name');
+  });
+
+  it('facets draw one panel per value with one legend entry per series', () => {
+    const rows = ['a', 'b'].flatMap((panel) => ['easy', 'fcfs'].map((p) => ({ panel, p, x: 1, y: 1 })));
+    const f = lineChart({ data: rows, x: 'x', y: 'y', series: 'p', facet: 'panel' });
+    expect(f.data.map((t) => t.xaxis ?? 'x')).to.deep.equal(['x', 'x', 'x2', 'x2']);
+    expect(f.data.filter((t) => t.showlegend).map((t) => t.name)).to.deep.equal(['EASY', 'FCFS']);
+    expect(f.layout.xaxis2).to.have.property('domain');
+    expect((f.layout.annotations as { text: string }[]).map((a) => a.text)).to.deep.equal(['<b>a</b>', '<b>b</b>']);
+  });
+
+  it('grouped bars use category x values so numeric groups are dodged', () => {
+    const f = barChart({ data: [{ l: 0.5, p: 'a', y: 1 }, { l: 0.5, p: 'b', y: 2 }], x: 'l', y: 'y', series: 'p' });
+    expect(f.layout.barmode).to.equal('group');
+    expect((f.layout.xaxis as { type: string }).type).to.equal('category');
+  });
+
+  it('Gantt labels are hover text, never drawn on the bars', () => {
+    const f = ganttChart({ data: [{ n: 'n1', s: 0, e: 1, j: 'job 1' }], row: 'n', start: 's', end: 'e', label: 'j' });
+    expect(f.data[0].textposition).to.equal('none');
+    expect(f.data[0].hovertext).to.deep.equal(['job 1']);
+  });
+
+  it('figure stems follow fig<NN>-<slug>, stable for a re-saved slug', () => {
+    expect(figureStem('nb-test', 'load-curve')).to.equal('fig01-load-curve');
+    expect(figureStem('nb-test', 'cdf')).to.equal('fig02-cdf');
+    expect(figureStem('nb-test', 'load-curve')).to.equal('fig01-load-curve');
+    expect(figureStem('nb-test', 'Section 6.2: MCB8')).to.equal('fig03-section-6-2-mcb8');
+    expect(() => figureStem('nb-test', '--')).to.throw(/slug/);
   });
 });

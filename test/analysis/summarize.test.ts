@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { toFrame } from '../../src/analysis/frame';
+import { occupancyTimeline } from '../../src/analysis/timeline';
 import { tCritical, confidenceHalfWidth, summarize, studentTCdf, degradation } from '../../src/analysis/summarize';
 
 describe('analysis/summarize', () => {
@@ -53,5 +55,36 @@ describe('analysis/summarize', () => {
   it('degradation is the percentage above the reference', () => {
     expect(degradation(1.5, 1)).to.be.closeTo(50, 1e-12);
     expect(() => degradation(1, 0)).to.throw(/positive/);
+  });
+});
+
+describe('analysis/summarize on a DataFrame', () => {
+  it('gives the same groups from a danfojs DataFrame as from records', () => {
+    const recs = [
+      { a: 'x', v: 1 },
+      { a: 'x', v: 3 },
+      { a: 'y', v: 5 },
+    ];
+    expect(summarize(toFrame(recs), { by: ['a'], value: 'v' })).to.deep.equal(summarize(recs, { by: ['a'], value: 'v' }));
+    expect(summarize(toFrame(recs), { by: ['a'], value: 'v' })[0]).to.include({ a: 'x', n: 2, mean: 2, min: 1, max: 3 });
+  });
+});
+
+describe('analysis/timeline', () => {
+  it('tracks utilization, running jobs and queue length; ends free processors before starts at the same time', () => {
+    const rows = occupancyTimeline(
+      [
+        { submit: 0, start: 0, end: 10, procs: 4 },
+        { submit: 1, start: 10, end: 12, procs: 4 },
+      ],
+      4,
+    );
+    expect(rows).to.deep.equal([
+      { time: 0, utilization: 100, running: 1, queued: 0 },
+      { time: 1, utilization: 100, running: 1, queued: 1 },
+      { time: 10, utilization: 100, running: 1, queued: 0 },
+      { time: 12, utilization: 0, running: 0, queued: 0 },
+    ]);
+    expect(() => occupancyTimeline([{ submit: 0, start: 0, end: 5, procs: 3 }, { submit: 0, start: 1, end: 2, procs: 2 }], 4)).to.throw(/5 processors busy at time 1/);
   });
 });

@@ -1,6 +1,8 @@
 /**
  * Every notebook in notebooks/ executes headlessly at quick scale without a
- * cell error, and every chart it shows carries a static image.
+ * cell error, every chart it shows carries a static image, no output needs
+ * notebook trust (no scripts), every code cell has its execution count, and
+ * the executed file stays under 3 MB.
  */
 import { expect } from 'chai';
 import { spawnSync } from 'child_process';
@@ -29,15 +31,20 @@ describe('notebooks (executed headlessly at quick scale)', function () {
         encoding: 'utf8',
       });
       expect(r.status, `${file} failed:\n${r.stderr.slice(-4000)}`).to.equal(0);
-      const nb = JSON.parse(fs.readFileSync(path.join(root, 'out', name, `${name}.ipynb`), 'utf8'));
+      const executed = path.join(root, 'out', name, `${name}.ipynb`);
+      expect(fs.statSync(executed).size, `${name}.ipynb size`).to.be.at.most(3 * 1024 * 1024);
+      const nb = JSON.parse(fs.readFileSync(executed, 'utf8'));
+      const counts = nb.cells.filter((c: { cell_type: string; source: string[] }) => c.cell_type === 'code' && c.source.join('').trim()).map((c: { execution_count: number | null }) => c.execution_count);
+      expect(counts, `execution counts of ${name}`).to.deep.equal(counts.map((_: unknown, i: number) => i + 1));
       for (const cell of nb.cells) {
         for (const out of cell.outputs ?? []) {
           expect(out.output_type, `error output in ${file}`).to.not.equal('error');
-          const html = out.data?.['text/html'];
-          const text = Array.isArray(html) ? html.join('') : html;
-          if (typeof text === 'string' && text.includes('schedlab-fig-')) {
+          if (out.data?.['application/vnd.plotly.v1+json']) {
             expect(out.data['image/png'], `chart without a static image in ${file}`).to.be.a('string').and.not.be.empty;
           }
+          const html = out.data?.['text/html'];
+          const text = Array.isArray(html) ? html.join('') : String(html ?? '');
+          expect(text, `script in an output of ${file} (it would need notebook trust)`).to.not.match(/<script/i);
         }
       }
     });

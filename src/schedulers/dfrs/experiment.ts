@@ -5,6 +5,7 @@
  * costs, MCB8 call times). `runCell` is the entry point for sweeps
  * (src/sweep): it builds the trace from plain parameters.
  */
+import { summarize } from '../../analysis/summarize';
 import { maxStretchLowerBound } from '../../bounds/maxstretch';
 import {
   DfrsJob,
@@ -288,21 +289,10 @@ export interface AvgStdMax {
  * maximum of `value`. Groups keep their order of first appearance.
  */
 export function avgStdMax(records: readonly Record<string, unknown>[], by: readonly string[], value: string): AvgStdMax[] {
-  const groups = new Map<string, { keys: Record<string, string | number | null>; values: number[] }>();
-  records.forEach((r, i) => {
-    const v = r[value];
-    if (typeof v !== 'number' || !Number.isFinite(v)) throw new TypeError(`avgStdMax: record ${i} has ${value} = ${String(v)}, expected a finite number`);
+  // A thin wrapper over the shared grouped summary, in the paper's column names.
+  return summarize(records, { by: [...by], value }).map((r) => {
     const keys: Record<string, string | number | null> = {};
     for (const k of by) keys[k] = (r[k] as string | number | null | undefined) ?? null;
-    const id = JSON.stringify(by.map((k) => keys[k]));
-    let g = groups.get(id);
-    if (!g) groups.set(id, (g = { keys, values: [] }));
-    g.values.push(v);
-  });
-  return [...groups.values()].map(({ keys, values }) => {
-    const n = values.length;
-    const avg = values.reduce((a, b) => a + b, 0) / n;
-    const variance = n > 1 ? values.reduce((a, b) => a + (b - avg) * (b - avg), 0) / (n - 1) : 0;
-    return { ...keys, avg, std: Math.sqrt(variance), max: Math.max(...values), n };
+    return { ...keys, avg: r.mean, std: r.std, max: r.max, n: r.n };
   });
 }

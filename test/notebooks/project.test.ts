@@ -1,0 +1,138 @@
+/**
+ * The toolkit from an empty folder outside the clone: `schedlab init DIR`, then
+ * the starter notebook executes (import from 'schedlab', EASY on a Lublin
+ * workload, a chart, a figure written beside the notebook). The executed,
+ * untrusted notebook is then opened in Debian's Jupyter with headless Chromium:
+ * plotly must draw an interactive chart that answers a hover, and the same file
+ * must carry a static PNG for viewers without JavaScript.
+ *
+ * Jupyter's data and config folders are temporary (JUPYTER_DATA_DIR,
+ * JUPYTER_CONFIG_DIR), so the test leaves the user's Jupyter untouched.
+ */
+import { expect } from 'chai';
+import { spawn, spawnSync, ChildProcess } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { CHROMIUM_ARGS, chromiumPath } from '../../src/analysis/render';
+import { PLOTLY_MIME } from '../../src/analysis/show';
+
+const root = path.resolve(__dirname, '../..');
+const NOTEBOOK_SERVER = '/usr/bin/jupyter-notebook';
+
+interface Opened {
+  /** ms from navigation to the first chart drawn by plotly. */
+  chartMs: number;
+  charts: number;
+  hovered: boolean;
+}
+
+/** Open `file` (relative to the server's folder) and wait for plotly to draw and answer a hover. */
+export async function openInBrowser(port: number, token: string, file: string): Promise<Opened> {
+  // eslint-disable-next-line @typescript-eslint/no-var-requires
+  const { chromium } = require('playwright-core') as typeof import('playwright-core');
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'schedlab-browser-'));
+  const ctx = await chromium.launchPersistentContext(userDataDir, { executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS });
+  try {
+    const page = await ctx.newPage();
+    const t0 = Date.now();
+    await page.goto(`http://127.0.0.1:${port}/notebooks/${encodeURIComponent(file)}?token=${token}`);
+    await page.waitForSelector('.js-plotly-plot .hoverlayer', { state: 'attached', timeout: 60000 });
+    const chartMs = Date.now() - t0;
+    // Hover over a data point of the first chart: plotly must show its hover label.
+    const pt = await page.evaluate(() => {
+      type Axis = { _offset: number; l2p: (v: number) => number };
+      const gd = document.querySelector('.js-plotly-plot') as HTMLElement & {
+        _fullData: { x: number[]; y: number[] }[];
+        _fullLayout: { xaxis: Axis; yaxis: Axis };
+      };
+      gd.scrollIntoView({ block: 'center' });
+      const r = gd.getBoundingClientRect();
+      const t = gd._fullData[0];
+      const i = Math.floor(t.x.length / 2);
+      return { x: r.left + gd._fullLayout.xaxis._offset + gd._fullLayout.xaxis.l2p(t.x[i]), y: r.top + gd._fullLayout.yaxis._offset + gd._fullLayout.yaxis.l2p(t.y[i]) };
+    });
+    await page.mouse.move(pt.x - 4, pt.y - 4);
+    await page.mouse.move(pt.x, pt.y);
+    const hovered = await page
+      .waitForSelector('.js-plotly-plot .hoverlayer .hovertext', { state: 'attached', timeout: 10000 })
+      .then(() => true, () => false);
+    const charts = await page.evaluate(() => document.querySelectorAll('.js-plotly-plot').length);
+    return { chartMs, charts, hovered };
+  } finally {
+    await ctx.close();
+    fs.rmSync(userDataDir, { recursive: true, force: true });
+  }
+}
+
+/** Start Debian's classic Jupyter on a free localhost port; resolves once its API answers. */
+export async function startJupyter(dir: string, env: NodeJS.ProcessEnv): Promise<{ server: ChildProcess; port: number; token: string }> {
+  const token = 'schedlab-test';
+  const port = 20000 + (process.pid % 20000);
+  const server = spawn(
+    NOTEBOOK_SERVER,
+    ['--no-browser', '--ip=127.0.0.1', `--port=${port}`, '--port-retries=0', `--NotebookApp.token=${token}`, `--notebook-dir=${dir}`, '--allow-root'],
+    { env, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let log = '';
+  server.stderr?.on('data', (d) => (log += d));
+  for (let i = 0; i < 300; i++) {
+    if (server.exitCode !== null) throw new Error(`jupyter-notebook exited:\n${log}`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/api?token=${token}`)).ok) return { server, port, token };
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  server.kill();
+  throw new Error(`jupyter-notebook did not answer on port ${port}:\n${log}`);
+}
+
+describe('a notebook project outside the clone (schedlab init)', function () {
+  this.timeout(5 * 60 * 1000);
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'schedlab-project-'));
+  const project = path.join(tmp, 'my study');
+  const dataDir = path.join(tmp, 'jupyter-data');
+  const env: NodeJS.ProcessEnv = { ...process.env, JUPYTER_DATA_DIR: dataDir, JUPYTER_CONFIG_DIR: path.join(tmp, 'jupyter-config') };
+  delete env.SCHEDLAB_OUT;
+  const executed = path.join(project, 'executed.ipynb');
+
+  after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  it('init makes the folder a project and the starter notebook runs there, writing its figure beside it', () => {
+    const init = spawnSync(process.execPath, [path.join(root, 'dist/bin/schedlab.js'), 'init', project], { env, encoding: 'utf8' });
+    expect(init.status, init.stderr).to.equal(0);
+    const kernel = /kernel registered: (\S+)/.exec(init.stdout)?.[1];
+    expect(kernel).to.match(/^schedlab-my-study-[0-9a-f]{8}$/);
+    const spec = JSON.parse(fs.readFileSync(path.join(dataDir, 'kernels', kernel as string, 'kernel.json'), 'utf8'));
+    expect(spec.argv[1]).to.equal(path.join(root, 'node_modules/tslab/bin/tslab'));
+
+    const run = spawnSync('/usr/bin/jupyter-nbconvert', ['--to', 'notebook', '--execute', 'schedlab-start.ipynb', '--output', 'executed'], { cwd: project, env, encoding: 'utf8' });
+    expect(run.status, run.stderr.slice(-3000)).to.equal(0);
+    const nb = JSON.parse(fs.readFileSync(executed, 'utf8'));
+    const outputs = nb.cells.flatMap((c: { outputs?: unknown[] }) => c.outputs ?? []) as { output_type: string; text?: string[]; data?: Record<string, unknown> }[];
+    expect(outputs.filter((o) => o.output_type === 'error')).to.deep.equal([]);
+    expect(outputs.map((o) => (o.text ?? []).join('')).join('')).to.match(/500 jobs, mean wait \d+ s/);
+    const charts = outputs.filter((o) => o.data?.[PLOTLY_MIME]);
+    expect(charts).to.have.length(1);
+    expect(Buffer.from(charts[0].data?.['image/png'] as string, 'base64').subarray(1, 4).toString()).to.equal('PNG');
+    for (const ext of ['svg', 'png', 'pdf']) {
+      expect(fs.existsSync(path.join(project, 'out/schedlab-start/figures', `fig01-easy-wait.${ext}`)), ext).to.equal(true);
+    }
+  });
+
+  it('the executed (untrusted) notebook opens in Jupyter with a live plotly chart', async function () {
+    if (!fs.existsSync(executed)) this.skip(); // the previous test failed and said why
+    const { server, port, token } = await startJupyter(project, env);
+    try {
+      const opened = await openInBrowser(port, token, 'executed.ipynb');
+      expect(opened.charts).to.equal(1);
+      expect(opened.hovered, 'plotly hover label').to.equal(true);
+      expect(opened.chartMs, 'ms until the chart is drawn').to.be.below(20000);
+      console.log(`      chart drawn ${opened.chartMs} ms after navigation; notebook ${(fs.statSync(executed).size / 1024).toFixed(0)} kB`);
+    } finally {
+      server.kill();
+    }
+  });
+});
