@@ -351,11 +351,11 @@ export class SwfParser {
       if (Number.isNaN(x)) return this.bad(i, 'non-numeric field', `'${this.token(buf, i)}' is not a number`);
       v[i] = x;
     }
-    for (let i = 0; i < 18; i++) {
-      if (Math.abs(v[i]) > SWF_LIMITS.maxValue) return this.bad(i, 'value too large', `${this.token(buf, i)} is beyond ±(2^53 − 1), where whole numbers are no longer exact`);
-    }
     for (const i of TIME_FIELDS) {
       if (Math.abs(v[i]) > SWF_LIMITS.maxTime) return this.bad(i, 'time too large', `${this.token(buf, i)} s is beyond ±2^40 s (about 34,800 years), where times lose their resolution`);
+    }
+    for (let i = 0; i < 18; i++) {
+      if (Math.abs(v[i]) > SWF_LIMITS.maxValue) return this.bad(i, 'value too large', `${this.token(buf, i)} is beyond ±(2^53 − 1), where whole numbers are no longer exact`);
     }
     // Negative values other than the missing marker -1 are malformed.
     if (v[1] < 0 && v[1] !== -1) return this.bad(1, 'negative submit time', `${this.token(buf, 1)} is negative (only -1, meaning missing, is allowed)`);
