@@ -234,8 +234,6 @@ function isDecimal(token: string): boolean {
 /** Space, tab, vertical tab, form feed: the field separators. */
 const isBlank = (c: number): boolean => c === 32 || c === 9 || c === 11 || c === 12;
 
-const EMPTY = Buffer.alloc(0);
-
 /**
  * The one SWF scanner behind every reader: feed it bytes in chunks of any
  * size ({@link push}), then call {@link end}. Lines are split on LF, CRLF and
@@ -321,9 +319,11 @@ export class SwfParser {
     return { header: this.header, jobs: this.jobs, report: this.report };
   }
 
+  /** Keep the start of a line that goes on in the next chunk (a copy: the caller may reuse its buffer). */
   private keep(piece: Uint8Array): void {
+    if (piece.length === 0) return;
     this.checkLength(this.pendingBytes + piece.length);
-    this.pending.push(piece);
+    this.pending.push(Uint8Array.prototype.slice.call(piece));
     this.pendingBytes += piece.length;
   }
 
