@@ -428,10 +428,11 @@ export class SwfParser {
     const keepIt = header.comments.length < SWF_LIMITS.maxHeaderComments && this.headerChars + (e - s) <= SWF_LIMITS.maxHeaderChars;
     if (!keepIt) {
       header.omitted = (header.omitted ?? 0) + 1;
-      // Past the limits only the machine-size keys are read; skip decoding anything else.
+      // Past the limits only the machine-size keys are read: skip decoding lines that cannot hold one
+      // (first character neither M nor non-ASCII, which may be a Unicode space before the key).
       let k = s;
       while (k < e && isBlank(buf[k])) k++;
-      if (buf[k] !== 77 /* M */) return;
+      if (k < e && buf[k] !== 77 /* M */ && buf[k] < 0x80) return;
     }
     const body = text(buf, s, e);
     if (keepIt) {
