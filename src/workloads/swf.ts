@@ -64,6 +64,39 @@ import * as zlib from 'zlib';
 import { WorkloadJob } from './job';
 import { InputError, explainFsError } from '../util/errors';
 
+/**
+ * Optional job properties and their 0-based SWF fields; a field that is -1
+ * leaves the property out of the job object.
+ */
+const OPTIONAL: readonly (readonly [keyof WorkloadJob, number])[] = [
+  ['avgCpuTime', 5],
+  ['usedMemory', 6],
+  ['requestedProcs', 7],
+  ['requestedTime', 8],
+  ['requestedMemory', 9],
+  ['status', 10],
+  ['userId', 11],
+  ['queue', 14],
+];
+
+type JobMaker = (v: readonly number[]) => WorkloadJob;
+/** Job constructors by the set of optional fields present (bit q: OPTIONAL[q]). */
+const jobMakers: (JobMaker | undefined)[] = new Array(1 << OPTIONAL.length);
+
+/**
+ * A constructor for jobs with exactly the optional properties in `present`,
+ * as one object literal: adding the properties one by one gave every job an
+ * extra, growing property store, and building 200,000 of them was most of the
+ * cost of loading a trace. Generated once per combination (a trace uses a few).
+ */
+function jobMaker(present: number): JobMaker {
+  const props = ['id: v[0]', 'submit: v[1]', 'runtime: v[3]', 'procs: v[4]'];
+  OPTIONAL.forEach(([name, i], q) => {
+    if (present & (1 << q)) props.push(`${name}: v[${i}]`);
+  });
+  return (jobMakers[present] = new Function('v', `return { ${props.join(', ')} };`) as JobMaker);
+}
+
 /** Names of the 18 SWF fields, in order (used in error messages). */
 export const SWF_FIELDS = [
   'job number',
@@ -201,8 +234,6 @@ function isDecimal(token: string): boolean {
 /** Space, tab, vertical tab, form feed: the field separators. */
 const isBlank = (c: number): boolean => c === 32 || c === 9 || c === 11 || c === 12;
 
-const EMPTY = Buffer.alloc(0);
-
 /**
  * The one SWF scanner behind every reader: feed it bytes in chunks of any
  * size ({@link push}), then call {@link end}. Lines are split on LF, CRLF and
@@ -224,7 +255,13 @@ export class SwfParser {
   private headerChars = 0;
   /** Line where each machine-size key was first given, and its value. */
   private readonly machineDefs = new Map<string, { line: number; value: number }>();
-  private readonly values = new Float64Array(18);
+  /**
+   * The fields of the current line. A plain array that also held a
+   * non-number, so V8 keeps it generic (never a double array): whole numbers
+   * then stay small integers in the job objects instead of each becoming a
+   * heap-allocated double (half the memory and half the load time of a trace).
+   */
+  private readonly values = new Array<number | null>(18).fill(null) as number[];
   private readonly starts = new Int32Array(18);
   private readonly ends = new Int32Array(18);
 
@@ -282,9 +319,11 @@ export class SwfParser {
     return { header: this.header, jobs: this.jobs, report: this.report };
   }
 
+  /** Keep the start of a line that goes on in the next chunk (a copy: the caller may reuse its buffer). */
   private keep(piece: Uint8Array): void {
+    if (piece.length === 0) return;
     this.checkLength(this.pendingBytes + piece.length);
-    this.pending.push(piece);
+    this.pending.push(Uint8Array.prototype.slice.call(piece));
     this.pendingBytes += piece.length;
   }
 
@@ -351,11 +390,11 @@ export class SwfParser {
       if (Number.isNaN(x)) return this.bad(i, 'non-numeric field', `'${this.token(buf, i)}' is not a number`);
       v[i] = x;
     }
-    for (let i = 0; i < 18; i++) {
-      if (Math.abs(v[i]) > SWF_LIMITS.maxValue) return this.bad(i, 'value too large', `${this.token(buf, i)} is beyond ±(2^53 − 1), where whole numbers are no longer exact`);
-    }
     for (const i of TIME_FIELDS) {
       if (Math.abs(v[i]) > SWF_LIMITS.maxTime) return this.bad(i, 'time too large', `${this.token(buf, i)} s is beyond ±2^40 s (about 34,800 years), where times lose their resolution`);
+    }
+    for (let i = 0; i < 18; i++) {
+      if (Math.abs(v[i]) > SWF_LIMITS.maxValue) return this.bad(i, 'value too large', `${this.token(buf, i)} is beyond ±(2^53 − 1), where whole numbers are no longer exact`);
     }
     // Negative values other than the missing marker -1 are malformed.
     if (v[1] < 0 && v[1] !== -1) return this.bad(1, 'negative submit time', `${this.token(buf, 1)} is negative (only -1, meaning missing, is allowed)`);
@@ -372,16 +411,9 @@ export class SwfParser {
     if (v[3] === -1) return this.drop('missing run time');
     if (v[4] === -1) return this.drop('missing processors');
     if (v[4] === 0) return this.drop('zero processors');
-    const job: WorkloadJob = { id: v[0], submit: v[1], runtime: v[3], procs: v[4] };
-    if (v[5] !== -1) job.avgCpuTime = v[5];
-    if (v[6] !== -1) job.usedMemory = v[6];
-    if (v[7] !== -1) job.requestedProcs = v[7];
-    if (v[8] !== -1) job.requestedTime = v[8];
-    if (v[9] !== -1) job.requestedMemory = v[9];
-    if (v[10] !== -1) job.status = v[10];
-    if (v[11] !== -1) job.userId = v[11];
-    if (v[14] !== -1) job.queue = v[14];
-    this.jobs.push(job);
+    let present = 0;
+    for (let q = 0; q < OPTIONAL.length; q++) if (v[OPTIONAL[q][1]] !== -1) present |= 1 << q;
+    this.jobs.push((jobMakers[present] ?? jobMaker(present))(v));
     this.report.kept++;
   }
 
@@ -396,10 +428,11 @@ export class SwfParser {
     const keepIt = header.comments.length < SWF_LIMITS.maxHeaderComments && this.headerChars + (e - s) <= SWF_LIMITS.maxHeaderChars;
     if (!keepIt) {
       header.omitted = (header.omitted ?? 0) + 1;
-      // Past the limits only the machine-size keys are read; skip decoding anything else.
+      // Past the limits only the machine-size keys are read: skip decoding lines that cannot hold one
+      // (first character neither M nor non-ASCII, which may be a Unicode space before the key).
       let k = s;
       while (k < e && isBlank(buf[k])) k++;
-      if (buf[k] !== 77 /* M */) return;
+      if (k < e && buf[k] !== 77 /* M */ && buf[k] < 0x80) return;
     }
     const body = text(buf, s, e);
     if (keepIt) {
@@ -441,27 +474,39 @@ function text(buf: Uint8Array, s: number, e: number): string {
 
 /**
  * The number in bytes [s, e), NaN when it is not a decimal number. Plain
- * integers of up to 15 digits (almost every SWF field) are accumulated
- * digit by digit, which is exact below 2^53; everything else goes through
- * Number(), so every value is the one Number(token) gives.
+ * numbers of up to 15 digits (`123`, `-1`, `45.25`: almost every SWF field)
+ * are accumulated digit by digit, which is exact below 2^53; everything else
+ * goes through Number(), so every value is the one Number(token) gives.
  */
 function number(buf: Uint8Array, s: number, e: number): number {
   let k = s;
   const neg = buf[k] === 45;
   if (neg) k++;
-  if (k < e && e - k <= 15) {
+  if (k < e && e - k <= 16) {
     let v = 0;
+    let digits = 0;
+    let decimals = -1;
     for (; k < e; k++) {
-      const d = buf[k] - 48;
-      if (d < 0 || d > 9) break;
-      v = v * 10 + d;
+      const c = buf[k];
+      if (c === 46 && decimals < 0) decimals = 0;
+      else if (c >= 48 && c <= 57) {
+        v = v * 10 + (c - 48);
+        digits++;
+        if (decimals >= 0) decimals++;
+      } else break;
     }
-    if (k === e) return neg ? -v : v;
+    // v and 10^decimals are exact, so one division rounds correctly, as Number() does.
+    if (k === e && digits > 0 && digits <= 15) {
+      const x = decimals > 0 ? v / POW10[decimals] : v;
+      return neg ? -x : x;
+    }
   }
   const token = text(buf, s, e);
   const x = Number(token);
   return Number.isFinite(x) && isDecimal(token) ? x : NaN;
 }
+
+const POW10 = Array.from({ length: 16 }, (_, i) => Number(`1e${i}`));
 
 /** Parse SWF text held in memory. */
 export function parseSwf(text: string, options: SwfReadOptions = {}): SwfReadResult {

@@ -580,6 +580,7 @@ describe('hardening: schedlab simulate on degenerate workloads', function () {
     const scaled = await capture((out) => simulateMain(['--trace', swf, '--load', '0.5'], out));
     expect(scaled.code).to.equal(2);
     expect(scaled.err).to.match(/span 0/);
+    record({ area: 'CLI', kind: '`schedlab simulate` on jobs all submitted at one time (with and without --load)', cases: 2, outcome: 'summary with offered load n/a and the CSV (exit 0); --load: exit 2, span 0 named' });
   });
 
   it('no jobs left (empty, header only, every line dropped): exit 2 with one clear line, no stack trace', async () => {
@@ -596,6 +597,7 @@ describe('hardening: schedlab simulate on degenerate workloads', function () {
       expect(r.err, name).to.match(new RegExp(`^schedlab simulate: ${swf.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: no jobs to simulate in `));
       expect(r.err, name).to.not.match(/\n\s+at /);
     }
+    record({ area: 'CLI', kind: '`schedlab simulate` with no jobs left (empty file, header only, every line dropped)', cases: files.length, outcome: 'exit 2, one line naming the file and the drop counts; no stack trace' });
   });
 
   it('MaxProcs redefined mid-file: exit 2 naming the file and both lines', async () => {
@@ -604,5 +606,6 @@ describe('hardening: schedlab simulate on degenerate workloads', function () {
     const r = await capture((out) => simulateMain(['--trace', swf], out));
     expect(r.code).to.equal(2);
     expect(r.err).to.contain(`${swf}:3: header MaxProcs: MaxProcs redefined as 2; line 1 gave 8`);
+    record({ area: 'CLI', kind: '`schedlab simulate` on a trace whose MaxProcs is redefined mid-file', cases: 1, outcome: 'exit 2 naming file, both lines and the values' });
   });
 });

@@ -12,8 +12,8 @@ import * as os from 'os';
 import * as path from 'path';
 import * as zlib from 'zlib';
 import { parseSwf, readSwf, readSwfSync, SwfError, SwfParser, SwfReadResult } from '../../src/workloads/swf';
-import { WorkloadJob } from '../../src/workloads/job';
 import { findTrace, loadTraceSync, traceManifest } from '../../src/workloads/traces';
+import { referenceJobs } from '../support/swf-reference';
 
 const job = (id: number | string, submit: number | string, run: number | string, procs: number | string, reqProcs: number | string = -1) =>
   [id, submit, 0, run, procs, -1, -1, reqProcs, 100, -1, 1, 3, -1, -1, 2, -1, -1, -1].join(' ');
@@ -152,6 +152,26 @@ describe('SWF reader: values beyond exact precision', () => {
   });
 });
 
+describe('SWF reader: numbers', () => {
+  it('property: every decimal token reads as Number(token) (the fast digit path included)', () => {
+    const token = fc.oneof(
+      fc.tuple(fc.boolean(), fc.stringMatching(/^[0-9]{1,17}$/), fc.option(fc.stringMatching(/^[0-9]{0,17}$/))).map(([neg, a, b]) => `${neg ? '-' : ''}${a}${b === null ? '' : `.${b}`}`),
+      fc.tuple(fc.boolean(), fc.stringMatching(/^[0-9]{1,12}$/)).map(([neg, b]) => `${neg ? '-' : ''}.${b}`),
+      fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 }).map(String),
+    );
+    fc.assert(
+      fc.property(token, (t) => {
+        // Field 6 (average CPU time) takes any value; it is kept when not -1.
+        const want = Number(t);
+        if (Math.abs(want) > 2 ** 40 || want === -1) return;
+        const got = parseSwf(`1 0 -1 5 1 ${t} -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1\n`).jobs[0].avgCpuTime;
+        expect(Object.is(got, want), `${t}: ${got} vs ${want}`).to.equal(true);
+      }),
+      { numRuns: 3000, seed: 5 },
+    );
+  });
+});
+
 describe('SWF reader: huge lines and comment floods', function () {
   this.timeout(60000);
 
@@ -197,22 +217,6 @@ describe('SWF reader: huge lines and comment floods', function () {
 
 // ---------------------------------------------------------------------------
 // The real traces: the scanner gives the values of a plain split/Number parse.
-
-/** The simplest correct parse of the well-formed real traces: split lines and fields, Number() each. */
-function referenceJobs(text: string): WorkloadJob[] {
-  const jobs: WorkloadJob[] = [];
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    if (line === '' || line.startsWith(';')) continue;
-    const v = line.split(/\s+/).map(Number);
-    if (v[1] === -1 || v[3] === -1 || v[4] === -1 || v[4] === 0) continue;
-    const j: WorkloadJob = { id: v[0], submit: v[1], runtime: v[3], procs: v[4] };
-    const optional: [keyof WorkloadJob, number][] = [['avgCpuTime', 5], ['usedMemory', 6], ['requestedProcs', 7], ['requestedTime', 8], ['requestedMemory', 9], ['status', 10], ['userId', 11], ['queue', 14]];
-    for (const [k, i] of optional) if (v[i] !== -1) (j as unknown as Record<string, number>)[k] = v[i];
-    jobs.push(j);
-  }
-  return jobs;
-}
 
 describe('SWF reader: the five real traces', function () {
   this.timeout(120000);
