@@ -79,7 +79,13 @@ const CHECK_TOLERANCE = 1e-6;
  * constraint (within `tolerance` × scale), every variable is ≥ 0, binaries
  * are 0/1 and integers integral. Variables absent from `values` are 0.
  */
-export function lpSolutionViolation(model: LpModel, values: Record<string, number | boolean | undefined>, tolerance = CHECK_TOLERANCE): string | null {
+export function lpSolutionViolation(
+  model: LpModel,
+  values: Record<string, number | boolean | undefined>,
+  tolerance = CHECK_TOLERANCE,
+  options: { integrality?: boolean } = {},
+): string | null {
+  const integrality = options.integrality ?? true;
   const value = (name: string): number => {
     const v = values[name];
     return typeof v === 'number' ? v : 0;
@@ -89,7 +95,7 @@ export function lpSolutionViolation(model: LpModel, values: Record<string, numbe
     const x = value(name);
     if (!Number.isFinite(x)) return `variable ${name} = ${x}`;
     if (x < -tolerance) return `variable ${name} = ${x} < 0`;
-    if ((model.binaries?.[name] || model.ints?.[name]) && Math.abs(x - Math.round(x)) > tolerance) return `integer variable ${name} = ${x}`;
+    if (integrality && (model.binaries?.[name] || model.ints?.[name]) && Math.abs(x - Math.round(x)) > tolerance) return `integer variable ${name} = ${x}`;
     if (model.binaries?.[name] && (x < -tolerance || x > 1 + tolerance)) return `binary variable ${name} = ${x}`;
     for (const [row, c] of Object.entries(coefs)) {
       const r = rows.get(row) ?? { sum: 0, scale: 1 };
@@ -159,7 +165,12 @@ export function runLp(model: LpModel, timeLimitSeconds?: number): LpRun {
   // A claimed solution (also a timed-out incumbent) must satisfy the model.
   if (feasible && (run.status === 'optimal' || run.status === 'timeout')) {
     const violation = lpSolutionViolation(model, raw);
-    if (violation) {
+    if (violation && run.status === 'timeout' && !lpSolutionViolation(model, raw, CHECK_TOLERANCE, { integrality: false })) {
+      // On a time-out the library hands back the values of its last node flagged
+      // feasible, which may be a fractional relaxation: no integral incumbent, not a fault.
+      run.feasible = false;
+      run.message += `; no integral incumbent (${violation})`;
+    } else if (violation) {
       run.status = 'failure';
       run.message = `solution does not check: ${violation}`;
     } else if (run.status === 'optimal') {

@@ -112,7 +112,7 @@ export function vcschedGrids(scale: PaperScale): Grid[] {
 function makeSweep(scale: PaperScale): SweepDefinition {
   return defineSweep({
     name: scale === 'paper' ? NOTEBOOK : `${NOTEBOOK}-quick`,
-    version: 1,
+    version: 2,
     description: 'VCSched: heuristics, exact search and MILP on the small, large and parallel-job instance sets',
     cell: { module: __filename, export: 'vcschedCell' },
     grid: vcschedGrids(scale),
