@@ -4,7 +4,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { lineChart, barChart, cdfChart, ganttChart, scatterChart, seriesColor, seriesStyle, resetSeriesColors, setSeriesColors, displayName, PALETTE } from '../../src/analysis/charts';
 import { exportFigure, closeRenderer } from '../../src/analysis/render';
-import { figureBundle, figureStem, PLOTLY_MIME } from '../../src/analysis/show';
+import { figureBundle, figureStem, show, PLOTLY_MIME } from '../../src/analysis/show';
 import { toFrame, fromFrame } from '../../src/analysis/frame';
 
 const data = [
@@ -167,5 +167,19 @@ describe('analysis/charts: publication style', () => {
     expect(figureStem('nb-test', 'load-curve')).to.equal('fig01-load-curve');
     expect(figureStem('nb-test', 'Section 6.2: MCB8')).to.equal('fig03-section-6-2-mcb8');
     expect(() => figureStem('nb-test', '--')).to.throw(/slug/);
+  });
+});
+
+describe('analysis/show outside a notebook', () => {
+  it('says why it cannot display instead of failing silently', async () => {
+    const logged: string[] = [];
+    const log = console.log;
+    console.log = (...a: unknown[]) => void logged.push(a.join(' '));
+    try {
+      await show(lineChart({ data, x: 'load', y: 'y', title: 'Quiet?' }));
+    } finally {
+      console.log = log;
+    }
+    expect(logged.join('\n')).to.match(/figure "Quiet\?" .* not displayed: not running inside a tslab notebook kernel/);
   });
 });
