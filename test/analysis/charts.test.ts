@@ -6,6 +6,7 @@ import { lineChart, barChart, cdfChart, ganttChart, scatterChart, seriesColor, s
 import { exportFigure, closeRenderer } from '../../src/analysis/render';
 import { figureBundle, figureStem, show, PLOTLY_MIME } from '../../src/analysis/show';
 import { toFrame, fromFrame } from '../../src/analysis/frame';
+import { display, displayUnavailableReason } from '../../src/analysis/display';
 
 const data = [
   { algorithm: 'EASY', load: 0.9, y: 4, ci95: 0.5 },
@@ -181,5 +182,23 @@ describe('analysis/show outside a notebook', () => {
       console.log = log;
     }
     expect(logged.join('\n')).to.match(/figure "Quiet\?" .* not displayed: not running inside a tslab notebook kernel/);
+  });
+});
+
+describe('analysis/display under a kernel from another installation', () => {
+  it("sends rich output through the running kernel's tslab, wherever it was loaded from", () => {
+    // A tslab loaded from another folder (another clone, a user's own installation), as the kernel would have it.
+    const file = path.join(os.tmpdir(), 'elsewhere', 'node_modules', 'tslab', 'dist', 'jupyter.js');
+    const sent: unknown[] = [];
+    const fake = { id: file, filename: file, loaded: true, exports: { lastWriteDisplayData: (msg: unknown) => void sent.push(msg) } };
+    (require.cache as Record<string, unknown>)[file] = fake;
+    try {
+      expect(displayUnavailableReason()).to.equal(undefined);
+      display({ 'text/plain': 'hello' });
+      expect(sent).to.deep.equal([{ data: { 'text/plain': 'hello' }, metadata: {}, transient: {} }]);
+    } finally {
+      delete require.cache[file];
+    }
+    expect(displayUnavailableReason()).to.match(/not running inside a tslab notebook kernel/);
   });
 });
