@@ -8,3 +8,4 @@ export * from './render';
 export * from './show';
 export * from './jupyter';
 export * from './timeline';
+export * from './progress';

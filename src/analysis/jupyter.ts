@@ -39,16 +39,33 @@ export function jupyterConfigDir(): string {
 const MAIN_JS = `// Renders ${PLOTLY_MIME} outputs with the local plotly bundle (written by schedlab).
 define(['base/js/namespace', 'notebook/js/outputarea', 'require'], function (Jupyter, outputarea, requirejs) {
   var MIME = ${JSON.stringify(PLOTLY_MIME)};
+  // Charts are drawn when they come near the screen, so a notebook with many charts opens as fast as one with few.
+  var pending = typeof IntersectionObserver === 'function' ? new IntersectionObserver(function (entries) {
+    entries.forEach(function (e) {
+      if (!e.isIntersecting) return;
+      pending.unobserve(e.target);
+      e.target.schedlabDraw();
+    });
+  }, { rootMargin: '800px 0px' }) : null;
   function append(json, md, element) {
     var sub = this.create_output_subarea(md, 'output_schedlab_plotly', MIME);
     var div = document.createElement('div');
+    var layout = json.layout || {};
+    if (layout.width) div.style.width = layout.width + 'px';
+    if (layout.height) div.style.height = layout.height + 'px';
+    div.schedlabDraw = function () {
+      requirejs(['./plotly'], function (Plotly) {
+        // plotly.js-dist is not an AMD module: it defines window.Plotly.
+        Plotly = Plotly || window.Plotly;
+        Plotly.newPlot(div, json.data, layout, json.config || { displaylogo: false });
+      });
+    };
     sub.append(div);
     element.append(sub);
-    requirejs(['./plotly'], function (Plotly) {
-      // plotly.js-dist is not an AMD module: it defines window.Plotly.
-      Plotly = Plotly || window.Plotly;
-      Plotly.newPlot(div, json.data, json.layout, json.config || { displaylogo: false });
-    });
+    // Start loading plotly with the first chart output, while the rest of the notebook renders.
+    requirejs(['./plotly'], function () {});
+    if (pending) pending.observe(div);
+    else div.schedlabDraw();
     return sub;
   }
   function load_ipython_extension() {

@@ -4,8 +4,9 @@ import * as os from 'os';
 import * as path from 'path';
 import { lineChart, barChart, cdfChart, ganttChart, scatterChart, seriesColor, seriesStyle, resetSeriesColors, setSeriesColors, displayName, PALETTE } from '../../src/analysis/charts';
 import { exportFigure, closeRenderer } from '../../src/analysis/render';
-import { figureBundle, figureStem, PLOTLY_MIME } from '../../src/analysis/show';
+import { figureBundle, figureStem, show, PLOTLY_MIME } from '../../src/analysis/show';
 import { toFrame, fromFrame } from '../../src/analysis/frame';
+import { display, displayUnavailableReason } from '../../src/analysis/display';
 
 const data = [
   { algorithm: 'EASY', load: 0.9, y: 4, ci95: 0.5 },
@@ -167,5 +168,37 @@ describe('analysis/charts: publication style', () => {
     expect(figureStem('nb-test', 'load-curve')).to.equal('fig01-load-curve');
     expect(figureStem('nb-test', 'Section 6.2: MCB8')).to.equal('fig03-section-6-2-mcb8');
     expect(() => figureStem('nb-test', '--')).to.throw(/slug/);
+  });
+});
+
+describe('analysis/show outside a notebook', () => {
+  it('says why it cannot display instead of failing silently', async () => {
+    const logged: string[] = [];
+    const log = console.log;
+    console.log = (...a: unknown[]) => void logged.push(a.join(' '));
+    try {
+      await show(lineChart({ data, x: 'load', y: 'y', title: 'Quiet?' }));
+    } finally {
+      console.log = log;
+    }
+    expect(logged.join('\n')).to.match(/figure "Quiet\?" .* not displayed: not running inside a tslab notebook kernel/);
+  });
+});
+
+describe('analysis/display under a kernel from another installation', () => {
+  it("sends rich output through the running kernel's tslab, wherever it was loaded from", () => {
+    // A tslab loaded from another folder (another clone, a user's own installation), as the kernel would have it.
+    const file = path.join(os.tmpdir(), 'elsewhere', 'node_modules', 'tslab', 'dist', 'jupyter.js');
+    const sent: unknown[] = [];
+    const fake = { id: file, filename: file, loaded: true, exports: { lastWriteDisplayData: (msg: unknown) => void sent.push(msg) } };
+    (require.cache as Record<string, unknown>)[file] = fake;
+    try {
+      expect(displayUnavailableReason()).to.equal(undefined);
+      display({ 'text/plain': 'hello' });
+      expect(sent).to.deep.equal([{ data: { 'text/plain': 'hello' }, metadata: {}, transient: {} }]);
+    } finally {
+      delete require.cache[file];
+    }
+    expect(displayUnavailableReason()).to.match(/not running inside a tslab notebook kernel/);
   });
 });

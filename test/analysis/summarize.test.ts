@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { toFrame } from '../../src/analysis/frame';
 import { occupancyTimeline } from '../../src/analysis/timeline';
+import { loopProgress } from '../../src/analysis/progress';
 import { tCritical, confidenceHalfWidth, summarize, studentTCdf, degradation } from '../../src/analysis/summarize';
 
 describe('analysis/summarize', () => {
@@ -86,5 +87,23 @@ describe('analysis/timeline', () => {
       { time: 12, utilization: 0, running: 0, queued: 0 },
     ]);
     expect(() => occupancyTimeline([{ submit: 0, start: 0, end: 5, procs: 3 }, { submit: 0, start: 1, end: 2, procs: 2 }], 4)).to.throw(/5 processors busy at time 1/);
+  });
+});
+
+describe('analysis/progress', () => {
+  it('a loop outside a notebook reports its final count on one line', () => {
+    const lines: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((s: string) => (lines.push(String(s)), true)) as typeof process.stderr.write;
+    try {
+      const p = loopProgress('cells', 3);
+      p.step();
+      p.step();
+      p.step();
+      p.end();
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(lines.join('')).to.match(/cells: done 3\/3 \(100%\)/);
   });
 });
