@@ -129,7 +129,9 @@ export function simulateBatch(jobs: readonly WorkloadJob[], options: BatchOption
 
   const sim = new Simulation({ startTime: n > 0 ? Math.min(0, submit[order[0]]) : 0 });
   let free = machineSize;
-  let queue: number[] = [];
+  const queue: number[] = [];
+  let qh = 0; // FCFS/EASY: index of the queue head
+  let dead = 0; // FCFS/EASY: started entries after the head, not yet compacted
   let nextArrival = 0;
   let passPending = false;
   const hook = options.onReservation;
@@ -225,7 +227,10 @@ export function simulateBatch(jobs: readonly WorkloadJob[], options: BatchOption
     }
     start[i] = now;
     free -= procs[i];
-    if (policy === 'easy') insertRunning(i, now + est[i]);
+    if (policy === 'easy') {
+      insertRunning(i, now + est[i]);
+      setLeaf(rankOf[i], Infinity, Infinity);
+    }
     // Priority −1: completions run before arrivals at the same instant, so an
     // arrival is reserved against the profile its completions already freed.
     sim.at(now + runtime[i], () => complete(i), { priority: -1, kind: 'completion' });
@@ -234,6 +239,7 @@ export function simulateBatch(jobs: readonly WorkloadJob[], options: BatchOption
   const arrive = () => {
     const i = order[nextArrival++];
     queue.push(i);
+    if (policy === 'easy') setLeaf(rankOf[i], procs[i], est[i]);
     if (profile && resStart) {
       const now = sim.now;
       profile.trim(now);
@@ -293,14 +299,19 @@ export function simulateBatch(jobs: readonly WorkloadJob[], options: BatchOption
       wakeup = next < Infinity ? sim.at(next, () => requestPass(), { priority: 0, kind: 'wakeup' }) : undefined;
       return;
     }
-    // FCFS part: start from the head while it fits.
-    let h = 0;
-    while (h < queue.length && procs[queue[h]] <= free) startJob(queue[h++]);
-    if (h > 0) queue = queue.slice(h);
-    if (policy === 'fcfs' || queue.length === 0 || free === 0) return;
+    // FCFS part: start from the head while it fits. The queue is queue[qh..],
+    // where jobs backfilled out of order stay as started entries until
+    // compacted, so a pass never shifts a deep queue (O(n log n) overall).
+    while (qh < queue.length && (!Number.isNaN(start[queue[qh]]) || procs[queue[qh]] <= free)) {
+      if (Number.isNaN(start[queue[qh]])) startJob(queue[qh]);
+      else dead--;
+      qh++;
+    }
+    if (qh >= 1024 && 2 * (qh + dead) > queue.length) compactQueue();
+    if (policy === 'fcfs' || qh === queue.length || free === 0 || free < segProcs[1]) return;
 
     // EASY: reservation (shadow time) for the head.
-    const head = queue[0];
+    const head = queue[qh];
     let avail = free;
     let shadow = Infinity;
     let extra = 0;
@@ -317,34 +328,65 @@ export function simulateBatch(jobs: readonly WorkloadJob[], options: BatchOption
     if (shadow === Infinity) throw new InvariantError('batch/reservation', 'the queue head can never start', { job: jobs[head].id, time: now });
     if (promised && shadow < promised[head]) promised[head] = shadow;
     hook?.({ id: jobs[head].id, time: now, reservedStart: shadow });
-    // Backfill: later jobs that fit now and do not delay the head.
-    let w = 1;
-    for (let k = 1; k < queue.length; k++) {
-      const i = queue[k];
-      if (free === 0) {
-        // Nothing else can start: keep the rest of the queue as it is.
-        if (w !== k) for (let m = k; m < queue.length; m++) queue[w++] = queue[m];
-        else w = queue.length;
-        break;
-      }
-      if (procs[i] <= free) {
-        if (now + est[i] <= shadow) {
-          startJob(i);
-          continue;
-        }
-        if (procs[i] <= extra) {
-          extra -= procs[i];
-          startJob(i);
-          continue;
-        }
-      }
-      queue[w++] = i;
+    // Backfill, in queue order: later jobs that fit now and do not delay the head.
+    let from = rankOf[head] + 1;
+    while (free > 0) {
+      const r = nextBackfill(1, 0, size - 1, from, now, shadow, extra);
+      if (r < 0) break;
+      const i = order[r];
+      if (!(now + est[i] <= shadow)) extra -= procs[i];
+      startJob(i);
+      dead++;
+      from = r + 1;
     }
+  };
+
+  /** Drop started entries from the FCFS/EASY queue. */
+  const compactQueue = () => {
+    let w = 0;
+    for (let k = qh; k < queue.length; k++) if (Number.isNaN(start[queue[k]])) queue[w++] = queue[k];
     queue.length = w;
+    qh = 0;
+    dead = 0;
+  };
+
+  // EASY backfill index over arrival ranks: each subtree holds the fewest
+  // processors and the shortest estimate among its waiting jobs, so a pass
+  // finds the next job that may backfill in O(log n) instead of scanning the queue.
+  let size = 1;
+  while (size < n) size *= 2;
+  const segProcs = policy === 'easy' ? new Float64Array(2 * size).fill(Infinity) : new Float64Array(0);
+  const segEst = policy === 'easy' ? new Float64Array(2 * size).fill(Infinity) : new Float64Array(0);
+  const rankOf = policy === 'easy' ? new Float64Array(n) : new Float64Array(0);
+  if (policy === 'easy') for (let r = 0; r < n; r++) rankOf[order[r]] = r;
+  const setLeaf = (rank: number, p: number, e: number) => {
+    let v = rank + size;
+    segProcs[v] = p;
+    segEst[v] = e;
+    for (v >>= 1; v >= 1; v >>= 1) {
+      segProcs[v] = Math.min(segProcs[2 * v], segProcs[2 * v + 1]);
+      segEst[v] = Math.min(segEst[2 * v], segEst[2 * v + 1]);
+    }
+  };
+  /**
+   * First arrival rank ≥ `from` whose job fits now and either ends (by its
+   * estimate) by the shadow time or uses only extra processors; −1 if none.
+   * A subtree is skipped only when no job in it can pass (now + e is
+   * monotone in e, so the test on the minima is exact pruning).
+   */
+  const nextBackfill = (v: number, lo: number, hi: number, from: number, now: number, shadow: number, extra: number): number => {
+    if (hi < from) return -1;
+    const p = segProcs[v];
+    if (!(p <= free && (now + segEst[v] <= shadow || p <= extra))) return -1;
+    if (lo === hi) return lo;
+    const mid = (lo + hi) >> 1;
+    const left = nextBackfill(2 * v, lo, mid, from, now, shadow, extra);
+    return left >= 0 ? left : nextBackfill(2 * v + 1, mid + 1, hi, from, now, shadow, extra);
   };
 
   scheduleArrival();
   sim.run();
+  if (policy !== 'conservative') compactQueue();
   if (queue.length > 0) throw new InvariantError('batch/started', `${queue.length} jobs never started`, { job: jobs[queue[0]].id });
 
   const out: BatchJobResult[] = new Array(n);
