@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { WorkloadJob } from '../../src/workloads/job';
 import { simulateBatch, BatchPolicy, BatchJobResult, conservativeSchedule } from '../../src/schedulers/batch';
+import { InputError } from '../../src/util/errors';
 
 const J = (id: number, submit: number, procs: number, runtime: number, requestedTime?: number): WorkloadJob => ({
   id,
@@ -179,5 +180,15 @@ describe('batch schedulers: properties on random workloads', () => {
       }),
       { numRuns: 100, seed: 99 },
     );
+  });
+});
+
+describe('batch schedulers: processor counts beyond 32 bits', () => {
+  it('a machine or job larger than 2^31 − 1 processors is an input error, not a wrapped-around count', () => {
+    const job = { id: 1, submit: 0, runtime: 10, procs: 3e9 };
+    expect(() => simulateBatch([job], { machineSize: 1e10, policy: 'easy' })).to.throw(InputError, /machineSize/);
+    expect(() => simulateBatch([job], { machineSize: 2 ** 31 - 1, policy: 'easy' })).to.throw(InputError, /3000000000 processors/);
+    const ok = simulateBatch([{ ...job, procs: 2 ** 31 - 1 }], { machineSize: 2 ** 31 - 1, policy: 'easy' });
+    expect(ok[0].procs).to.equal(2 ** 31 - 1);
   });
 });

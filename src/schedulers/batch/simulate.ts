@@ -85,6 +85,8 @@ export function batchEstimate(job: WorkloadJob, estimates: BatchEstimates = 'exa
 }
 
 const POLICIES: readonly BatchPolicy[] = ['fcfs', 'easy', 'conservative'];
+/** Largest processor count the batch schedulers accept (2^31 − 1, the SWF reader's limit too). */
+export const MAX_PROCS = 2 ** 31 - 1;
 
 /**
  * Simulate a batch scheduler on `jobs`. Returns one result per job, in the
@@ -94,7 +96,8 @@ export function simulateBatch(jobs: readonly WorkloadJob[], options: BatchOption
   const { machineSize, policy } = options;
   const estimates = options.estimates ?? 'exact';
   const src = 'simulateBatch';
-  if (!Number.isInteger(machineSize) || machineSize < 1) throw new InputError(`simulateBatch: machineSize must be a positive integer, got ${machineSize}`, { source: src, field: 'machineSize' });
+  // Processor counts are stored as 32-bit integers: larger ones would wrap around.
+  if (!Number.isInteger(machineSize) || machineSize < 1 || machineSize > MAX_PROCS) throw new InputError(`simulateBatch: machineSize must be an integer in [1, ${MAX_PROCS}], got ${machineSize}`, { source: src, field: 'machineSize' });
   if (!POLICIES.includes(policy)) throw new InputError(`simulateBatch: unknown policy '${policy}' (use ${POLICIES.join(', ')})`, { source: src, field: 'policy' });
   if (estimates !== 'exact' && estimates !== 'requested') throw new InputError(`simulateBatch: estimates must be 'exact' or 'requested', got '${estimates}'`, { source: src, field: 'estimates' });
   const checks = invariantChecksEnabled();
