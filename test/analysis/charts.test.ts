@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { lineChart, barChart, cdfChart, ganttChart, scatterChart, seriesColor, seriesStyle, resetSeriesColors, setSeriesColors, displayName, PALETTE } from '../../src/analysis/charts';
+import { lineChart, barChart, cdfChart, ecdfPoints, ganttChart, scatterChart, seriesColor, seriesStyle, resetSeriesColors, setSeriesColors, displayName, PALETTE } from '../../src/analysis/charts';
 import { exportFigure, closeRenderer } from '../../src/analysis/render';
 import { figureBundle, figureStem, show, PLOTLY_MIME } from '../../src/analysis/show';
 import { toFrame, fromFrame } from '../../src/analysis/frame';
@@ -200,5 +200,20 @@ describe('analysis/display under a kernel from another installation', () => {
       delete require.cache[file];
     }
     expect(displayUnavailableReason()).to.match(/not running inside a tslab notebook kernel/);
+  });
+});
+
+describe('ecdfPoints', () => {
+  it('keeps one exact point per distinct value', () => {
+    expect(ecdfPoints([3, 1, 1, 2, 3, 3])).to.deep.equal({ x: [1, 2, 3], y: [2 / 6, 3 / 6, 1] });
+  });
+  it('thins many distinct values to about maxPoints exact points, ending at (max, 1)', () => {
+    const values = Array.from({ length: 10000 }, (_, i) => (i * 7919) % 10007);
+    const p = ecdfPoints(values, 100);
+    expect(p.x.length).to.equal(101);
+    expect(p.x[p.x.length - 1]).to.equal(Math.max(...values));
+    expect(p.y[p.y.length - 1]).to.equal(1);
+    const sorted = values.slice().sort((a, b) => a - b);
+    p.x.forEach((x, k) => expect(p.y[k]).to.equal((sorted.lastIndexOf(x) + 1) / values.length));
   });
 });
