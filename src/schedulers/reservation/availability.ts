@@ -326,12 +326,8 @@ export class AvailabilityProfile {
   }
 
   /** The feasible rectangles, lazily, in increasing start order (a policy may stop early). */
-  private *candidates(ready: number, duration: number, deadline: number, pes: number): Generator<AvailabilityRectangle, void, undefined> {
-    const scratch = emptyPeSet(this.machineSize);
-    for (const t of this.candidateStartTimes(ready, duration, deadline)) {
-      const r = this.availabilityRectangle(t, duration, pes, scratch);
-      if (r) yield r;
-    }
+  private candidates(ready: number, duration: number, deadline: number, pes: number): CandidateRectangles {
+    return new CandidateRectangles(this, this.candidateStartTimes(ready, duration, deadline), duration, pes);
   }
 
   private checkRequest(ready: number, duration: number, deadline: number, pes: number, where: string): void {
@@ -369,23 +365,26 @@ export class AvailabilityProfile {
     const p = typeof policy === 'string' ? BUILTIN_RESERVATION_POLICIES[checkReservationPolicy(policy)] : policy;
     this.checkRequest(ready, duration, deadline, pes, 'findAllocation');
     const ctx: RectangleContext = { request: { id, ready, duration, deadline, pes }, now: this._now, machineSize: this.machineSize, profile: this };
-    const wrong = (detail: string) => new InvariantError('reservation/policy', `policy ${p.name}: ${detail}`, { job: id, time: this._now });
     const candidates = this.candidates(ready, duration, deadline, pes);
     let chosen: AvailabilityRectangle | undefined;
     if (p.score) {
       const checkScore = isBuiltinReservationPolicy(p)
         ? undefined
         : (s: number, r: AvailabilityRectangle) => {
-            if (typeof s !== 'number' || Number.isNaN(s)) throw wrong(`score ${String(s)} for the candidate starting at ${r.start} (need a number, not NaN)`);
+            if (typeof s !== 'number' || Number.isNaN(s)) throw this.wrongChoice(p, id, `score ${String(s)} for the candidate starting at ${r.start} (need a number, not NaN)`);
           };
       chosen = chooseByScore(p.score, candidates, ctx, checkScore);
     } else chosen = p.choose(candidates, ctx);
     if (chosen === undefined || chosen === null) return null;
     const start = chosen.start;
-    if (!(start >= ready && start + duration <= deadline)) throw wrong(`chose start ${start}, outside [ready ${ready}, deadline ${deadline} − duration ${duration}]`);
+    if (!(start >= ready && start + duration <= deadline)) throw this.wrongChoice(p, id, `chose start ${start}, outside [ready ${ready}, deadline ${deadline} − duration ${duration}]`);
     const free = emptyPeSet(this.machineSize);
-    if (!this.availabilityRectangle(start, duration, pes, free)) throw wrong(`chose start ${start}, where fewer than ${pes} PEs are free for ${duration} s`);
+    if (!this.availabilityRectangle(start, duration, pes, free)) throw this.wrongChoice(p, id, `chose start ${start}, where fewer than ${pes} PEs are free for ${duration} s`);
     return { start, end: start + duration, pes: peTakeLowest(free, pes) as PeSet, rectangle: chosen };
+  }
+
+  private wrongChoice(p: ReservationPolicyObject, id: number | undefined, detail: string): InvariantError {
+    return new InvariantError('reservation/policy', `policy ${p.name}: ${detail}`, { job: id, time: this._now });
   }
 
   /** Check the canonical-form invariants; throws an InvariantError (`reservation/structure`) naming the first broken one. */
@@ -398,5 +397,36 @@ export class AvailabilityProfile {
       if (i > 0 && peEquals(recs[i].busy, recs[i - 1].busy)) throw new InvariantError('reservation/structure', `record ${i} (time ${recs[i].time}) repeats its predecessor`);
     }
     if (recs.length > 0 && !peIsEmpty(recs[recs.length - 1].busy)) throw new InvariantError('reservation/structure', 'last record is not empty');
+  }
+}
+
+/**
+ * The feasible rectangles of a request, computed one at a time as a policy
+ * walks them (in increasing start order), so that a chooser that stops early
+ * (First Fit) does not pay for the rest. Iterate once.
+ */
+class CandidateRectangles implements IterableIterator<AvailabilityRectangle> {
+  private i = 0;
+  private readonly scratch: PeSet;
+
+  constructor(
+    private readonly profile: AvailabilityProfile,
+    private readonly times: readonly number[],
+    private readonly duration: number,
+    private readonly pes: number,
+  ) {
+    this.scratch = emptyPeSet(profile.machineSize);
+  }
+
+  [Symbol.iterator](): this {
+    return this;
+  }
+
+  next(): IteratorResult<AvailabilityRectangle, undefined> {
+    while (this.i < this.times.length) {
+      const r = this.profile.availabilityRectangle(this.times[this.i++], this.duration, this.pes, this.scratch);
+      if (r) return { value: r, done: false };
+    }
+    return { value: undefined, done: true };
   }
 }
