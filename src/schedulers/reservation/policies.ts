@@ -67,6 +67,11 @@ export interface AvailabilityView {
   readonly size: number;
   /** The PEs busy at time t (a copy). */
   busyAt(time: number): Uint32Array;
+  /**
+   * A candidate's rectangle again, with the free PE set written to `freeOut`
+   * (which PEs the job would get: the lowest-numbered `pes` of them).
+   */
+  availabilityRectangle(start: number, duration: number, minPes?: number, freeOut?: Uint32Array): AvailabilityRectangle | undefined;
 }
 
 /** Score of a candidate: lower is better (±Infinity allowed, NaN is an error). */
