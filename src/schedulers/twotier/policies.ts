@@ -138,11 +138,14 @@ function easyFamily(name: TwoTierPolicy, background: boolean, bringBack: 'kill' 
     schedule(ctx) {
       const now = ctx.now;
       // Step 1: FCFS over the not-fg jobs (queued and bg) in arrival order.
+      // `idle` mirrors ctx.idleForeground, re-read after each decision (the backfill loop is the hot path).
+      let idle = ctx.idleForeground;
       let waiting = ctx.waiting();
       for (let k = 0; k < waiting.length; k++) {
         const j = waiting[k];
-        if (j.size > ctx.idleForeground) break;
+        if (j.size > idle) break;
         deploy(ctx, j, null, 'fcfs');
+        idle = ctx.idleForeground;
       }
       waiting = ctx.waiting();
       if (waiting.length > 0) {
@@ -161,13 +164,13 @@ function easyFamily(name: TwoTierPolicy, background: boolean, bringBack: 'kill' 
           }
           extra = 0;
           for (let p = 0; p < ctx.machineSize; p++) if (ctx.foregroundJob(p) === null && !exclude.has(p)) extra++;
-        } else if (head.size <= ctx.idleForeground) {
+        } else if (head.size <= idle) {
           // only reachable when REASY could not move a bg head: it needs its own processors
           shadow = now;
-          extra = ctx.idleForeground - head.size;
+          extra = idle - head.size;
         } else {
           const ends = Array.from(ctx.foregroundJobs()).sort((a, b) => a.estimatedEnd - b.estimatedEnd || a.index - b.index);
-          let avail = ctx.idleForeground;
+          let avail = idle;
           for (const f of ends) {
             avail += f.size;
             if (avail >= head.size) {
@@ -178,9 +181,9 @@ function easyFamily(name: TwoTierPolicy, background: boolean, bringBack: 'kill' 
           }
         }
         ctx.apply({ action: 'reserve', job: head, shadow, extra });
-        for (let k = 1; k < waiting.length && ctx.idleForeground > 0; k++) {
+        for (let k = 1; k < waiting.length && idle > 0; k++) {
           const j = waiting[k];
-          if (j.size > ctx.idleForeground || j.tier === 'fg') continue;
+          if (j.size > idle || j.tier === 'fg') continue;
           const endsBefore = now + durationIfDeployed(ctx, j) <= shadow + EPS;
           if (!endsBefore && j.size > extra) continue;
           if (!endsBefore && exclude) {
@@ -189,6 +192,7 @@ function easyFamily(name: TwoTierPolicy, background: boolean, bringBack: 'kill' 
             for (let p = 0; p < ctx.machineSize; p++) if (ctx.foregroundJob(p) === null && !exclude.has(p)) free++;
             if (j.size <= free && deploy(ctx, j, exclude, 'backfill')) extra -= j.size;
           } else if (deploy(ctx, j, null, 'backfill') && !endsBefore) extra -= j.size;
+          idle = ctx.idleForeground;
         }
       }
       // Step 3: SJF into bg VMs.
