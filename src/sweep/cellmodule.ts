@@ -83,16 +83,33 @@ export function ensureTsNode(tsNode: string | null = tsNodePath()): void {
   require(tsNode).register(tsNodeOptions());
 }
 
-/** Load `exportName` from `modulePath` (absolute) and check it is a function. */
-export function loadCellFunction(modulePath: string, exportName: string): (params: any, seed: number) => unknown {
+/** `require` a module by absolute path (.ts through ts-node); `what` names it in errors ("cell", "policy"). */
+function requireModule(modulePath: string, what: string, field: string): any {
   if (modulePath.endsWith('.ts')) ensureTsNode();
-  let mod: any;
   try {
     // eslint-disable-next-line @typescript-eslint/no-var-requires
-    mod = require(modulePath);
+    return require(modulePath);
   } catch (e) {
-    throw new InputError(`cannot load cell module ${modulePath}: ${(e as Error).message}`, { source: modulePath, field: 'cell.module' });
+    throw new InputError(`cannot load ${what} module ${modulePath}: ${(e as Error).message}`, { source: modulePath, field: `${field}.module` });
   }
+}
+
+/** Load export `exportName` of `modulePath` (absolute), whatever its type; `what`/`field` name it in errors. */
+export function loadModuleExport(modulePath: string, exportName: string, what: string, field: string): unknown {
+  const mod = requireModule(modulePath, what, field);
+  if (mod === null || mod === undefined || !(exportName in Object(mod))) {
+    const names = mod && typeof mod === 'object' ? Object.keys(mod) : [];
+    throw new InputError(`${what} module ${modulePath} has no export ${JSON.stringify(exportName)}` + (names.length ? ` (exports: ${names.join(', ')})` : ''), {
+      source: modulePath,
+      field: `${field}.export`,
+    });
+  }
+  return mod[exportName];
+}
+
+/** Load `exportName` from `modulePath` (absolute) and check it is a function. */
+export function loadCellFunction(modulePath: string, exportName: string): (params: any, seed: number) => unknown {
+  const mod = requireModule(modulePath, 'cell', 'cell');
   const fn = mod?.[exportName];
   if (typeof fn !== 'function') {
     const names = mod && typeof mod === 'object' ? Object.keys(mod).filter((k) => typeof mod[k] === 'function') : [];
@@ -113,4 +130,25 @@ export function toJsonResult(result: unknown): string {
   const text = JSON.stringify(result === undefined ? null : result);
   if (text === undefined) throw new TypeError(`cell returned a ${typeof result}, which cannot be stored as JSON`);
   return text;
+}
+
+/** A value exported by a module, named in JSON (sweep params must be JSON): `{ module, export }`. */
+export interface ModuleExportRef {
+  module: string;
+  export: string;
+}
+
+/** True for `{ module: string, export: string }`. */
+export function isModuleExportRef(x: unknown): x is ModuleExportRef {
+  const o = x as Partial<ModuleExportRef> | null;
+  return o !== null && typeof o === 'object' && typeof o.module === 'string' && typeof o.export === 'string';
+}
+
+/**
+ * Load what a `{ module, export }` reference names; the module path is
+ * resolved as a cell module's is (absolute, or relative to `baseDir`, the
+ * working directory or the schedlab root). Each thread loads it once (require cache).
+ */
+export function loadModuleExportRef(ref: ModuleExportRef, what: string, baseDir = process.cwd()): unknown {
+  return loadModuleExport(resolveModulePath(ref.module, baseDir), ref.export, what, what);
 }

@@ -40,7 +40,16 @@ import {
   peUnionInto,
   peWords,
 } from './pe-set';
-import { AvailabilityRectangle, ReservationPolicy, checkReservationPolicy, chooseRectangle } from './policies';
+import {
+  AvailabilityRectangle,
+  BUILTIN_RESERVATION_POLICIES,
+  RectangleContext,
+  ReservationPolicy,
+  ReservationPolicyObject,
+  checkReservationPolicy,
+  chooseByScore,
+  isBuiltinReservationPolicy,
+} from './policies';
 import { Cursor, Rec, RecordList } from './record-list';
 import { InputError } from '../../util/errors';
 import { InvariantError } from '../../util/invariants';
@@ -313,13 +322,12 @@ export class AvailabilityProfile {
   /** Every feasible start time of a request with its maximum availability rectangle. */
   availabilityRectangles(ready: number, duration: number, deadline: number, pes: number): AvailabilityRectangle[] {
     this.checkRequest(ready, duration, deadline, pes, 'availabilityRectangles');
-    const out: AvailabilityRectangle[] = [];
-    const scratch = emptyPeSet(this.machineSize);
-    for (const t of this.candidateStartTimes(ready, duration, deadline)) {
-      const r = this.availabilityRectangle(t, duration, pes, scratch);
-      if (r) out.push(r);
-    }
-    return out;
+    return [...this.candidates(ready, duration, deadline, pes)];
+  }
+
+  /** The feasible rectangles, lazily, in increasing start order (a policy may stop early). */
+  private candidates(ready: number, duration: number, deadline: number, pes: number): CandidateRectangles {
+    return new CandidateRectangles(this, this.candidateStartTimes(ready, duration, deadline), duration, pes);
   }
 
   private checkRequest(ready: number, duration: number, deadline: number, pes: number, where: string): void {
@@ -337,36 +345,46 @@ export class AvailabilityProfile {
    * [ready, deadline − duration] chosen by `policy` among the candidate start
    * times, and `pes` PEs free throughout [start, start + duration). The PEs are
    * the lowest-numbered free ones of the chosen rectangle. Returns null when
-   * no candidate has enough free PEs (the request is rejected). The structure
-   * is not changed: call addAllocation with the result to reserve it.
+   * the policy chooses nothing (no candidate has enough free PEs, or a user
+   * policy rejects the request). The structure is not changed: call
+   * addAllocation with the result to reserve it.
+   *
+   * A policy's choice is checked (a start inside the window with enough free
+   * PEs); a user policy's scores are checked too (no NaN). A violation is an
+   * InvariantError (`reservation/policy`) naming the policy, request and time.
+   * @param id request id, for error messages
    */
-  findAllocation(ready: number, duration: number, deadline: number, pes: number, policy: ReservationPolicy): ReservationAllocation | null {
-    checkReservationPolicy(policy);
+  findAllocation(
+    ready: number,
+    duration: number,
+    deadline: number,
+    pes: number,
+    policy: ReservationPolicy | ReservationPolicyObject,
+    id?: number,
+  ): ReservationAllocation | null {
+    const p = typeof policy === 'string' ? BUILTIN_RESERVATION_POLICIES[checkReservationPolicy(policy)] : policy;
     this.checkRequest(ready, duration, deadline, pes, 'findAllocation');
-    if (this.list.size === 0) {
-      // Paper line 2–4: an empty list means everything is free from ready on.
-      return {
-        start: ready,
-        end: ready + duration,
-        pes: peTakeLowest(this.allPes, pes) as PeSet,
-        rectangle: { start: ready, begin: this._now, end: Infinity, freePes: this.machineSize },
-      };
-    }
+    const ctx: RectangleContext = { request: { id, ready, duration, deadline, pes }, now: this._now, machineSize: this.machineSize, profile: this };
+    const candidates = this.candidates(ready, duration, deadline, pes);
     let chosen: AvailabilityRectangle | undefined;
-    if (policy === 'FF') {
-      // The earliest feasible candidate wins outright: stop at the first one.
-      const scratch = emptyPeSet(this.machineSize);
-      for (const t of this.candidateStartTimes(ready, duration, deadline)) {
-        chosen = this.availabilityRectangle(t, duration, pes, scratch);
-        if (chosen) break;
-      }
-    } else {
-      chosen = chooseRectangle(policy, this.availabilityRectangles(ready, duration, deadline, pes));
-    }
-    if (!chosen) return null;
+    if (p.score) {
+      const checkScore = isBuiltinReservationPolicy(p)
+        ? undefined
+        : (s: number, r: AvailabilityRectangle) => {
+            if (typeof s !== 'number' || Number.isNaN(s)) throw this.wrongChoice(p, id, `score ${String(s)} for the candidate starting at ${r.start} (need a number, not NaN)`);
+          };
+      chosen = chooseByScore(p.score, candidates, ctx, checkScore);
+    } else chosen = p.choose(candidates, ctx);
+    if (chosen === undefined || chosen === null) return null;
+    const start = chosen.start;
+    if (!(start >= ready && start + duration <= deadline)) throw this.wrongChoice(p, id, `chose start ${start}, outside [ready ${ready}, deadline ${deadline} − duration ${duration}]`);
     const free = emptyPeSet(this.machineSize);
-    this.availabilityRectangle(chosen.start, duration, pes, free);
-    return { start: chosen.start, end: chosen.start + duration, pes: peTakeLowest(free, pes) as PeSet, rectangle: chosen };
+    if (!this.availabilityRectangle(start, duration, pes, free)) throw this.wrongChoice(p, id, `chose start ${start}, where fewer than ${pes} PEs are free for ${duration} s`);
+    return { start, end: start + duration, pes: peTakeLowest(free, pes) as PeSet, rectangle: chosen };
+  }
+
+  private wrongChoice(p: ReservationPolicyObject, id: number | undefined, detail: string): InvariantError {
+    return new InvariantError('reservation/policy', `policy ${p.name}: ${detail}`, { job: id, time: this._now });
   }
 
   /** Check the canonical-form invariants; throws an InvariantError (`reservation/structure`) naming the first broken one. */
@@ -379,5 +397,36 @@ export class AvailabilityProfile {
       if (i > 0 && peEquals(recs[i].busy, recs[i - 1].busy)) throw new InvariantError('reservation/structure', `record ${i} (time ${recs[i].time}) repeats its predecessor`);
     }
     if (recs.length > 0 && !peIsEmpty(recs[recs.length - 1].busy)) throw new InvariantError('reservation/structure', 'last record is not empty');
+  }
+}
+
+/**
+ * The feasible rectangles of a request, computed one at a time as a policy
+ * walks them (in increasing start order), so that a chooser that stops early
+ * (First Fit) does not pay for the rest. Iterate once.
+ */
+class CandidateRectangles implements IterableIterator<AvailabilityRectangle> {
+  private i = 0;
+  private readonly scratch: PeSet;
+
+  constructor(
+    private readonly profile: AvailabilityProfile,
+    private readonly times: readonly number[],
+    private readonly duration: number,
+    private readonly pes: number,
+  ) {
+    this.scratch = emptyPeSet(profile.machineSize);
+  }
+
+  [Symbol.iterator](): this {
+    return this;
+  }
+
+  next(): IteratorResult<AvailabilityRectangle, undefined> {
+    while (this.i < this.times.length) {
+      const r = this.profile.availabilityRectangle(this.times[this.i++], this.duration, this.pes, this.scratch);
+      if (r) return { value: r, done: false };
+    }
+    return { value: undefined, done: true };
   }
 }

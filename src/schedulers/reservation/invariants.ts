@@ -15,15 +15,17 @@ import type { ReservationOutcome, ReservationRequest } from './simulate';
  *    was not placed before the request arrived (`reservation/window`);
  *  - it holds exactly the requested number of PEs, all on the machine (`reservation/pes`).
  * @param pes ids of the reserved PEs
+ * @param policy name of the policy that placed it (put in front of error details)
  */
-export function verifyReservation(r: ReservationRequest, start: number, end: number, pes: readonly number[], machineSize: number): void {
+export function verifyReservation(r: ReservationRequest, start: number, end: number, pes: readonly number[], machineSize: number, policy?: string): void {
   const at = { job: r.id, time: start };
-  if (!(start >= r.ready && start >= r.arrival)) throw new InvariantError('reservation/window', `starts at ${start}, before its ready time ${r.ready} (arrival ${r.arrival})`, at);
-  if (!(end <= r.deadline)) throw new InvariantError('reservation/window', `ends at ${end}, after its deadline ${r.deadline}`, at);
-  if (end - start !== r.duration) throw new InvariantError('reservation/window', `reserved for ${end - start} s, its duration is ${r.duration} s`, at);
-  if (pes.length !== r.pes) throw new InvariantError('reservation/pes', `holds ${pes.length} PEs, asked for ${r.pes}`, at);
+  const by = policy === undefined ? '' : `policy ${policy}: `;
+  if (!(start >= r.ready && start >= r.arrival)) throw new InvariantError('reservation/window', `${by}starts at ${start}, before its ready time ${r.ready} (arrival ${r.arrival})`, at);
+  if (!(end <= r.deadline)) throw new InvariantError('reservation/window', `${by}ends at ${end}, after its deadline ${r.deadline}`, at);
+  if (end - start !== r.duration) throw new InvariantError('reservation/window', `${by}reserved for ${end - start} s, its duration is ${r.duration} s`, at);
+  if (pes.length !== r.pes) throw new InvariantError('reservation/pes', `${by}holds ${pes.length} PEs, asked for ${r.pes}`, at);
   for (const pe of pes) {
-    if (!(Number.isInteger(pe) && pe >= 0 && pe < machineSize)) throw new InvariantError('reservation/pes', `holds PE ${pe}, outside 0..${machineSize - 1}`, { ...at, node: pe });
+    if (!(Number.isInteger(pe) && pe >= 0 && pe < machineSize)) throw new InvariantError('reservation/pes', `${by}holds PE ${pe}, outside 0..${machineSize - 1}`, { ...at, node: pe });
   }
 }
 
@@ -40,7 +42,8 @@ export interface ReservedInterval {
  * (`reservation/overlap`): per PE, the reservations holding it, in start
  * order, each start at or after the end of every earlier one.
  */
-export function verifyNoOverlap(reserved: readonly ReservedInterval[], machineSize: number): void {
+export function verifyNoOverlap(reserved: readonly ReservedInterval[], machineSize: number, policy?: string): void {
+  const by = policy === undefined ? '' : `policy ${policy}: `;
   const order = reserved.map((_, i) => i).sort((a, b) => reserved[a].start - reserved[b].start || a - b);
   const busyUntil = new Float64Array(machineSize).fill(-Infinity);
   const holder = new Int32Array(machineSize).fill(-1);
@@ -48,7 +51,7 @@ export function verifyNoOverlap(reserved: readonly ReservedInterval[], machineSi
     const r = reserved[i];
     for (const pe of r.pes) {
       if (busyUntil[pe] > r.start) {
-        throw new InvariantError('reservation/overlap', `PE ${pe} is reserved by job ${reserved[holder[pe]].id} until ${busyUntil[pe]} and by job ${r.id} from ${r.start}`, {
+        throw new InvariantError('reservation/overlap', `${by}PE ${pe} is reserved by job ${reserved[holder[pe]].id} until ${busyUntil[pe]} and by job ${r.id} from ${r.start}`, {
           job: r.id,
           node: pe,
           time: r.start,

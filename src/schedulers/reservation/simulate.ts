@@ -10,7 +10,7 @@ import { PeSet, peIds, peSetToString } from './pe-set';
 import { InputError } from '../../util/errors';
 import { InvariantError, invariantChecksEnabled } from '../../util/invariants';
 import { ReservedInterval, verifyNoOverlap, verifyReservation } from './invariants';
-import { ReservationPolicy, checkReservationPolicy } from './policies';
+import { ReservationPolicySpec, isBuiltinReservationPolicy, resolveReservationPolicy } from './policies';
 
 /** One AR request: the paper's tuple (t_a, t_r, t_du, t_dl, n_pe) plus an id. */
 export interface ReservationRequest {
@@ -45,7 +45,12 @@ export interface ReservationOutcome extends ReservationRequest {
 
 export interface ReservationSimulationOptions {
   machineSize: number;
-  policy: ReservationPolicy;
+  /**
+   * A built-in policy's name, a policy object, or `{ module, export }` naming
+   * one (see policies.ts). Invariant checks are always on for a policy that
+   * is not one of the seven built-ins.
+   */
+  policy: ReservationPolicySpec;
   /** Keep the reserved PE ids of each accepted job (for Gantt charts; default false). */
   recordPes?: boolean;
   /** Record the size of the availability list after each decision (default false). */
@@ -77,21 +82,22 @@ export function validateReservationRequest(r: ReservationRequest, machineSize: n
  * Outcomes come back in input order.
  */
 export function simulateReservations(requests: readonly ReservationRequest[], options: ReservationSimulationOptions): ReservationOutcome[] {
-  const policy = checkReservationPolicy(options.policy);
+  const policy = resolveReservationPolicy(options.policy, 'simulateReservations');
   const machineSize = options.machineSize;
   if (!Number.isInteger(machineSize) || machineSize < 1) {
     throw new InputError(`simulateReservations: machineSize must be a positive integer, got ${machineSize}`, { source: 'simulateReservations', field: 'machineSize' });
   }
   if (!Array.isArray(requests)) throw new InputError('simulateReservations: requests must be an array', { source: 'simulateReservations', field: 'requests' });
   requests.forEach((r, i) => validateReservationRequest(r, machineSize, i));
-  // Read once per run; every check below sits behind this boolean.
-  const checks = invariantChecksEnabled();
+  // Read once per run; every check below sits behind this boolean. A user policy is always checked.
+  const checks = invariantChecksEnabled() || !isBuiltinReservationPolicy(policy);
+  const name = policy.name;
   const reserved: ReservedInterval[] = [];
   const structure = (what: string, time: number, job: number) => {
     try {
       profile.checkInvariants();
     } catch (e) {
-      throw new InvariantError('reservation/structure', `after ${what}: ${(e as Error).message}`, { job, time });
+      throw new InvariantError('reservation/structure', `policy ${name}: after ${what}: ${(e as Error).message}`, { job, time });
     }
   };
   const profile = new AvailabilityProfile(machineSize, { blockSize: options.blockSize });
@@ -105,12 +111,12 @@ export function simulateReservations(requests: readonly ReservationRequest[], op
       r.arrival,
       (s) => {
         profile.advanceTo(s.now);
-        const alloc = profile.findAllocation(r.ready, r.duration, r.deadline, r.pes, policy);
+        const alloc = profile.findAllocation(r.ready, r.duration, r.deadline, r.pes, policy, r.id);
         const out: ReservationOutcome = { ...r, accepted: alloc !== null };
         if (alloc) {
           if (checks) {
             const ids = peIds(alloc.pes);
-            verifyReservation(r, alloc.start, alloc.end, ids, machineSize);
+            verifyReservation(r, alloc.start, alloc.end, ids, machineSize, name);
             reserved.push({ id: r.id, start: alloc.start, end: alloc.end, pes: ids });
           }
           profile.addAllocation(alloc.start, alloc.end, alloc.pes);
@@ -143,14 +149,14 @@ export function simulateReservations(requests: readonly ReservationRequest[], op
     try {
       profile.deleteAllocation(start, end, pes);
     } catch (e) {
-      throw new InvariantError('reservation/kept', `reservation [${start}, ${end}) on PEs ${peSetToString(pes)} was not intact at its end: ${(e as Error).message}`, {
+      throw new InvariantError('reservation/kept', `policy ${name}: reservation [${start}, ${end}) on PEs ${peSetToString(pes)} was not intact at its end: ${(e as Error).message}`, {
         job,
         time: now,
       });
     }
   }
   sim.run();
-  if (checks) verifyNoOverlap(reserved, machineSize);
+  if (checks) verifyNoOverlap(reserved, machineSize, name);
   return outcomes;
 }
 

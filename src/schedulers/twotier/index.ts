@@ -4,6 +4,7 @@
  * parallel job scheduling).
  */
 export * from './progress';
+export * from './policies';
 export * from './simulator';
 export * from './workload';
 export * from './experiment';

@@ -1,0 +1,246 @@
+/**
+ * Scheduling policies for two-tier processors: the open interface and the
+ * paper's four schedulers (EASY, KEASY, REASY, MEASY) written on it.
+ *
+ * A policy is an object with a name and a few event methods, in the manner
+ * of pybatsim: `onJobSubmitted` and `onJobCompleted` (optional, for the
+ * policy's own bookkeeping) and `schedule`, called once per instant after
+ * all arrivals and completions of that instant. `schedule` decides through
+ * the context: `ctx.apply(decision)` applies a decision at once, so the next
+ * one sees the new state (EASY backfilling needs the idle VMs left after each
+ * start); decisions returned from `schedule` are applied after it returns.
+ *
+ * Decisions: 'fg' (start a queued job in fg VMs), 'bg' (start a queued job in
+ * bg VMs), 'swap' (a bg job whose processors' fg VMs are all idle takes them,
+ * keeping its progress), 'kill' (a bg job restarts from scratch in fg VMs),
+ * 'migrate' (a bg job moves to fg VMs keeping its progress, paused for the
+ * migration cost) and 'reserve' (record a promised start for a job: the
+ * engine checks the job reaches the fg tier by then). Processors are chosen
+ * by the model's Dispatch rule (highest-usage process onto the VM with the
+ * least co-located usage); `avoid` keeps a start off some processors.
+ *
+ * A policy other than the four built-ins always runs with invariant checks
+ * on: per-tier capacity, no start before submission, work conserved, no
+ * move of a job that is not running in the bg tier. Errors are
+ * InvariantErrors whose message starts with the policy's name and which name
+ * the job and the time.
+ */
+import { isModuleExportRef, loadModuleExportRef, ModuleExportRef } from '../../sweep/cellmodule';
+import { InputError } from '../../util/errors';
+import type { TwoTierJob } from './simulator';
+
+export type TwoTierPolicy = 'easy' | 'keasy' | 'reasy' | 'measy';
+export const TWO_TIER_POLICIES: readonly TwoTierPolicy[] = ['easy', 'keasy', 'reasy', 'measy'];
+
+/** Where a job is: not yet submitted, queued, running in the fg or bg tier, or finished. */
+export type TwoTierTier = 'pending' | 'queued' | 'fg' | 'bg' | 'done';
+
+/** What a policy sees of a job (live object: read, never write). */
+export interface TwoTierJobView {
+  /** The input job (id, submit, procs, requestedTime, …). */
+  readonly job: TwoTierJob;
+  /** Position in arrival order (submit, then input order). */
+  readonly index: number;
+  /** Number of processes. */
+  readonly size: number;
+  /** The runtime the scheduler sees (max(requested, runtime), or the runtime). */
+  readonly estimate: number;
+  readonly tier: TwoTierTier;
+  /** processors[k] = processor of process k (while in the fg or bg tier). */
+  readonly processors: Int32Array;
+  /** Estimated end in the fg tier (fg start + migration pause + estimate). */
+  readonly estimatedEnd: number;
+}
+
+export type TwoTierDecision =
+  | { action: 'fg'; job: TwoTierJobView | number; avoid?: ReadonlySet<number> | readonly number[] | null; via?: 'fcfs' | 'backfill' }
+  | { action: 'kill' | 'migrate'; job: TwoTierJobView | number; avoid?: ReadonlySet<number> | readonly number[] | null; via?: 'fcfs' | 'backfill' }
+  | { action: 'swap'; job: TwoTierJobView | number; via?: 'fcfs' | 'backfill' }
+  | { action: 'bg'; job: TwoTierJobView | number }
+  | { action: 'reserve'; job: TwoTierJobView | number; shadow: number; extra: number };
+
+/** The scheduler's view of the machine and its way to act. */
+export interface TwoTierContext {
+  readonly now: number;
+  readonly machineSize: number;
+  /** Number of idle fg VMs. */
+  readonly idleForeground: number;
+  /** Seconds a migration pauses a job. */
+  readonly migrationCost: number;
+  /** Whether estimates of jobs that keep their progress are estimate − progress (option `remainingEstimates`). */
+  readonly remainingEstimates: boolean;
+  /** Jobs not in the fg tier (queued or bg), in arrival order. Valid until the next call. */
+  waiting(): readonly TwoTierJobView[];
+  /** Queued jobs (not running anywhere) by (estimate, arrival): SJF order. Live: a 'bg' or 'fg' start removes the job. */
+  queued(): readonly TwoTierJobView[];
+  /** Jobs running in the fg tier. */
+  foregroundJobs(): Iterable<TwoTierJobView>;
+  /** The job in the fg VM of processor p, or null. */
+  foregroundJob(p: number): TwoTierJobView | null;
+  /** Number of bg VMs a job may be placed in now (free, and the fg process below the usage threshold). */
+  eligibleBackground(): number;
+  /** True when `job` runs in the bg tier and the fg VMs of all its processors are idle. */
+  canSwap(job: TwoTierJobView): boolean;
+  /** max(0, estimate − progress so far) of a job (for `remainingEstimates`). */
+  remainingEstimate(job: TwoTierJobView): number;
+  /** Apply a decision now; the next query sees its effect. */
+  apply(decision: TwoTierDecision): void;
+}
+
+/** A two-tier scheduling policy (built-in or user-supplied). */
+export interface TwoTierSchedulingPolicy {
+  readonly name: string;
+  /**
+   * Whether the policy can bring a bg job into fg VMs on other processors
+   * (kill or migrate). When false, a job placed in the bg tier loses the
+   * start promised to it by an earlier 'reserve' (it can only swap in place).
+   */
+  readonly movesBackgroundJobs?: boolean;
+  onJobSubmitted?(job: TwoTierJobView, ctx: TwoTierContext): void;
+  onJobCompleted?(job: TwoTierJobView, ctx: TwoTierContext): void;
+  schedule(ctx: TwoTierContext): readonly TwoTierDecision[] | void;
+}
+
+/** A built-in's name, a policy object, or `{ module, export }` naming one (sweep cells in worker threads). */
+export type TwoTierPolicySpec = TwoTierPolicy | TwoTierSchedulingPolicy | ModuleExportRef;
+
+const EPS = 1e-9;
+
+/**
+ * The EASY family (Algorithms 1–3). Every pass: step 1 FCFS over the
+ * not-fg jobs in arrival order; step 2 a reservation for the head and
+ * backfilling into fg VMs; step 3 (two-tier only) SJF into bg VMs.
+ * `bringBack` is how a bg job reaches the fg tier when it cannot swap in
+ * place: KEASY kills and restarts it, MEASY migrates it, REASY leaves it.
+ */
+function easyFamily(name: TwoTierPolicy, background: boolean, bringBack: 'kill' | 'migrate' | null): TwoTierSchedulingPolicy {
+  /** Deploy(j, K|R|M) of Algorithm 2, extended with MEASY's migration; false when REASY cannot move it. */
+  function deploy(ctx: TwoTierContext, j: TwoTierJobView, avoid: Set<number> | null, via: 'fcfs' | 'backfill'): boolean {
+    if (j.tier === 'queued') ctx.apply({ action: 'fg', job: j, avoid, via });
+    else if (ctx.canSwap(j)) ctx.apply({ action: 'swap', job: j, via }); // keeps progress, no cost
+    else if (bringBack === null) return false;
+    else ctx.apply({ action: bringBack, job: j, avoid, via });
+    return true;
+  }
+
+  /** Estimated fg duration if j were deployed now. */
+  function durationIfDeployed(ctx: TwoTierContext, j: TwoTierJobView): number {
+    if (j.tier === 'queued') return j.estimate;
+    const inPlace = ctx.canSwap(j);
+    const keeps = inPlace || bringBack === 'migrate';
+    const base = ctx.remainingEstimates && keeps ? ctx.remainingEstimate(j) : j.estimate;
+    return base + (!inPlace && bringBack === 'migrate' ? ctx.migrationCost : 0);
+  }
+
+  return {
+    name,
+    movesBackgroundJobs: bringBack !== null,
+    schedule(ctx) {
+      const now = ctx.now;
+      // Step 1: FCFS over the not-fg jobs (queued and bg) in arrival order.
+      // `idle` mirrors ctx.idleForeground, re-read after each decision (the backfill loop is the hot path).
+      let idle = ctx.idleForeground;
+      let waiting = ctx.waiting();
+      for (let k = 0; k < waiting.length; k++) {
+        const j = waiting[k];
+        if (j.size > idle) break;
+        deploy(ctx, j, null, 'fcfs');
+        idle = ctx.idleForeground;
+      }
+      waiting = ctx.waiting();
+      if (waiting.length > 0) {
+        // Step 2: reservation for the head, then backfilling into fg VMs.
+        const head = waiting[0];
+        let shadow = Infinity;
+        let extra = 0;
+        let exclude: Set<number> | null = null;
+        if (bringBack === null && head.tier === 'bg') {
+          // REASY, bg head: it can only swap in place, so its reservation is on its own processors.
+          exclude = new Set(Array.from(head.processors));
+          shadow = now;
+          for (const p of exclude) {
+            const f = ctx.foregroundJob(p);
+            if (f) shadow = Math.max(shadow, f.estimatedEnd);
+          }
+          extra = 0;
+          for (let p = 0; p < ctx.machineSize; p++) if (ctx.foregroundJob(p) === null && !exclude.has(p)) extra++;
+        } else if (head.size <= idle) {
+          // only reachable when REASY could not move a bg head: it needs its own processors
+          shadow = now;
+          extra = idle - head.size;
+        } else {
+          const ends = Array.from(ctx.foregroundJobs()).sort((a, b) => a.estimatedEnd - b.estimatedEnd || a.index - b.index);
+          let avail = idle;
+          for (let k = 0; k < ends.length; k++) {
+            avail += ends[k].size;
+            if (avail >= head.size) {
+              // Every job with the same estimated end is free at the shadow time too.
+              while (k + 1 < ends.length && ends[k + 1].estimatedEnd === ends[k].estimatedEnd) avail += ends[++k].size;
+              shadow = Math.max(now, ends[k].estimatedEnd);
+              extra = avail - head.size;
+              break;
+            }
+          }
+        }
+        ctx.apply({ action: 'reserve', job: head, shadow, extra });
+        for (let k = 1; k < waiting.length && idle > 0; k++) {
+          const j = waiting[k];
+          if (j.size > idle || j.tier === 'fg') continue;
+          const endsBefore = now + durationIfDeployed(ctx, j) <= shadow + EPS;
+          if (!endsBefore && j.size > extra) continue;
+          if (!endsBefore && exclude) {
+            // under the extra rule keep off the bg head's processors
+            let free = 0;
+            for (let p = 0; p < ctx.machineSize; p++) if (ctx.foregroundJob(p) === null && !exclude.has(p)) free++;
+            if (j.size <= free && deploy(ctx, j, exclude, 'backfill')) extra -= j.size;
+          } else if (deploy(ctx, j, null, 'backfill') && !endsBefore) extra -= j.size;
+          idle = ctx.idleForeground;
+        }
+      }
+      // Step 3: SJF into bg VMs.
+      const queued = ctx.queued();
+      if (background && queued.length > 0) {
+        let eligible = ctx.eligibleBackground();
+        for (let k = 0; k < queued.length && eligible > 0; ) {
+          const j = queued[k];
+          if (j.size <= eligible) {
+            ctx.apply({ action: 'bg', job: j }); // removes j from `queued`
+            eligible -= j.size;
+          } else k++;
+        }
+      }
+    },
+  };
+}
+
+/** The four schedulers of the paper as policy objects. */
+export const BUILTIN_TWO_TIER_POLICIES: Readonly<Record<TwoTierPolicy, TwoTierSchedulingPolicy>> = Object.freeze({
+  easy: easyFamily('easy', false, null),
+  keasy: easyFamily('keasy', true, 'kill'),
+  reasy: easyFamily('reasy', true, null),
+  measy: easyFamily('measy', true, 'migrate'),
+});
+
+/** True for one of the four built-in policy objects (their checks follow the global switch). */
+export function isBuiltinTwoTierPolicy(p: TwoTierSchedulingPolicy): boolean {
+  return (BUILTIN_TWO_TIER_POLICIES as Record<string, TwoTierSchedulingPolicy>)[p.name] === p;
+}
+
+/** The policy object of a spec; throws an InputError naming `source` when it is not usable. */
+export function resolveTwoTierPolicy(spec: TwoTierPolicySpec, source = 'simulateTwoTier'): TwoTierSchedulingPolicy {
+  if (typeof spec === 'string') {
+    if (!(TWO_TIER_POLICIES as readonly string[]).includes(spec)) {
+      throw new InputError(`${source}: unknown policy '${spec}' (${TWO_TIER_POLICIES.join(' | ')}, a policy object or { module, export })`, { source, field: 'policy' });
+    }
+    return BUILTIN_TWO_TIER_POLICIES[spec];
+  }
+  const where = isModuleExportRef(spec) ? `${spec.module}#${spec.export}` : source;
+  const p = (isModuleExportRef(spec) ? loadModuleExportRef(spec, 'policy') : spec) as Partial<TwoTierSchedulingPolicy> | null;
+  if (p === null || typeof p !== 'object') throw new InputError(`${where}: a policy must be a built-in name or an object, got ${String(p)}`, { source: where, field: 'policy' });
+  if (typeof p.name !== 'string' || p.name === '') throw new InputError(`${where}: a policy object needs a non-empty string 'name'`, { source: where, field: 'policy.name' });
+  if (typeof p.schedule !== 'function') throw new InputError(`${where}: policy '${p.name}' needs a schedule(ctx) method`, { source: where, field: 'policy.schedule' });
+  for (const m of ['onJobSubmitted', 'onJobCompleted'] as const) {
+    if (p[m] !== undefined && typeof p[m] !== 'function') throw new InputError(`${where}: policy '${p.name}': ${m} must be a method`, { source: where, field: `policy.${m}` });
+  }
+  return p as TwoTierSchedulingPolicy;
+}
