@@ -17,14 +17,16 @@ export class BinaryHeap<T> {
 
   push(item: T): void {
     const a = this.items;
+    // Sift up by moving parents into the hole (no swaps, no temporaries).
+    let i = a.length;
     a.push(item);
-    let i = a.length - 1;
     while (i > 0) {
       const p = (i - 1) >> 1;
-      if (!this.less(a[i], a[p])) break;
-      [a[i], a[p]] = [a[p], a[i]];
+      if (!this.less(item, a[p])) break;
+      a[i] = a[p];
       i = p;
     }
+    a[i] = item;
   }
 
   pop(): T | undefined {
@@ -32,19 +34,18 @@ export class BinaryHeap<T> {
     if (a.length === 0) return undefined;
     const top = a[0];
     const last = a.pop() as T;
-    if (a.length > 0) {
-      a[0] = last;
+    const n = a.length;
+    if (n > 0) {
       let i = 0;
       for (;;) {
         const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < a.length && this.less(a[l], a[m])) m = l;
-        if (r < a.length && this.less(a[r], a[m])) m = r;
-        if (m === i) break;
-        [a[i], a[m]] = [a[m], a[i]];
+        if (l >= n) break;
+        const m = l + 1 < n && this.less(a[l + 1], a[l]) ? l + 1 : l;
+        if (!this.less(a[m], last)) break;
+        a[i] = a[m];
         i = m;
       }
+      a[i] = last;
     }
     return top;
   }

@@ -85,6 +85,12 @@ export function batchEstimate(job: WorkloadJob, estimates: BatchEstimates = 'exa
 }
 
 const POLICIES: readonly BatchPolicy[] = ['fcfs', 'easy', 'conservative'];
+// Event options, shared so the hot path allocates none. Same instant: completions
+// (−1), then the conservative compression (−0.5), arrivals (0), the scheduling pass (1).
+const AT_COMPLETION = { priority: -1, kind: 'completion' };
+const AT_ARRIVAL = { priority: 0, kind: 'arrival' };
+const AT_PASS = { priority: 1, kind: 'schedule' };
+
 /** Largest processor count the batch schedulers accept (2^31 − 1, the SWF reader's limit too). */
 export const MAX_PROCS = 2 ** 31 - 1;
 
@@ -193,7 +199,7 @@ export function simulateBatch(jobs: readonly WorkloadJob[], options: BatchOption
   const requestPass = () => {
     if (passPending) return;
     passPending = true;
-    sim.at(sim.now, pass, { priority: 1, kind: 'schedule' });
+    sim.at(sim.now, pass, AT_PASS);
   };
 
   const complete = (i: number) => {
@@ -236,7 +242,7 @@ export function simulateBatch(jobs: readonly WorkloadJob[], options: BatchOption
     }
     // Priority −1: completions run before arrivals at the same instant, so an
     // arrival is reserved against the profile its completions already freed.
-    sim.at(now + runtime[i], () => complete(i), { priority: -1, kind: 'completion' });
+    sim.at(now + runtime[i], () => complete(i), AT_COMPLETION);
   };
 
   const arrive = () => {
@@ -257,7 +263,7 @@ export function simulateBatch(jobs: readonly WorkloadJob[], options: BatchOption
   };
 
   const scheduleArrival = () => {
-    if (nextArrival < n) sim.at(submit[order[nextArrival]], arrive, { priority: 0, kind: 'arrival' });
+    if (nextArrival < n) sim.at(submit[order[nextArrival]], arrive, AT_ARRIVAL);
   };
 
   /** Conservative: move every queued reservation as early as possible, in queue order. */
@@ -367,8 +373,11 @@ export function simulateBatch(jobs: readonly WorkloadJob[], options: BatchOption
     segProcs[v] = p;
     segEst[v] = e;
     for (v >>= 1; v >= 1; v >>= 1) {
-      segProcs[v] = Math.min(segProcs[2 * v], segProcs[2 * v + 1]);
-      segEst[v] = Math.min(segEst[2 * v], segEst[2 * v + 1]);
+      const mp = Math.min(segProcs[2 * v], segProcs[2 * v + 1]);
+      const me = Math.min(segEst[2 * v], segEst[2 * v + 1]);
+      if (mp === segProcs[v] && me === segEst[v]) break; // nothing changes further up
+      segProcs[v] = mp;
+      segEst[v] = me;
     }
   };
   /**
