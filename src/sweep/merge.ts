@@ -6,7 +6,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { canonicalJson, SweepDefinition, sweepCells } from './grid';
 import { InputError, makeFolder, OutputError } from '../util/errors';
-import { latestRecords, readResultsFile, recordContent, ResultRecord, serializeRecord } from './store';
+import { latestRecords, readResultsFile, recordContent, ResultRecord, serializeRecord, withResultsLock } from './store';
 
 export interface MergeOptions {
   /** Overwrite `out` when it exists and is not one of the inputs. */
@@ -49,6 +49,13 @@ const IDENTITY: { field: keyof ResultRecord; what: string; advice: string }[] = 
  * differ between inputs. `out` may be one of the inputs (incremental merge).
  */
 export function mergeResults(out: string, inputs: readonly string[], options: MergeOptions = {}): MergeSummary {
+  // The target's lock is held from before the inputs are read (the target may
+  // be one of them) until it is replaced: a run appending to it meanwhile
+  // would otherwise lose every record written after the read.
+  return withResultsLock(path.resolve(out), () => mergeLocked(out, inputs, options));
+}
+
+function mergeLocked(out: string, inputs: readonly string[], options: MergeOptions): MergeSummary {
   const log = options.log ?? ((m: string) => process.stderr.write(`warning: ${m}\n`));
   if (inputs.length === 0) throw new InputError('merge: no input files given', { source: 'merge', field: 'inputs' });
   const outAbs = path.resolve(out);
@@ -105,6 +112,26 @@ export function mergeResults(out: string, inputs: readonly string[], options: Me
     } else duplicates++;
   }
   const merged = latestRecords(all.map((x) => x.record));
+  // Without a definition to count against, the shard labels the records carry still tell a shard is missing.
+  if (!options.sweep) {
+    const counts = new Set<number>();
+    const seen = new Set<number>();
+    for (const { record } of all) {
+      const m = /^(\d+)\/(\d+)$/.exec(record.run?.shard ?? '');
+      if (m) {
+        seen.add(Number(m[1]));
+        counts.add(Number(m[2]));
+      }
+    }
+    for (const n of counts) {
+      const absent = Array.from({ length: n }, (_, i) => i).filter((i) => !seen.has(i));
+      if (absent.length > 0) {
+        const w = `merge: no records of shard${absent.length > 1 ? 's' : ''} ${absent.map((i) => `${i}/${n}`).join(', ')} among the inputs (records carry shards of ${n}); pass --sweep to count the missing cells`;
+        warnings.push(w);
+        log(w);
+      }
+    }
+  }
   let missing: number | null = null;
   if (options.sweep) {
     const have = new Set(merged.map((r) => r.key));
@@ -119,7 +146,13 @@ export function mergeResults(out: string, inputs: readonly string[], options: Me
   }
   const tmp = `${outAbs}.merge-${process.pid}.tmp`;
   try {
-    fs.writeFileSync(tmp, merged.map((r) => serializeRecord(r)).join(''));
+    // Record by record: the whole file as one string could exceed the 512 MiB a string may hold.
+    const fd = fs.openSync(tmp, 'w');
+    try {
+      for (const r of merged) fs.writeSync(fd, serializeRecord(r));
+    } finally {
+      fs.closeSync(fd);
+    }
     fs.renameSync(tmp, outAbs);
   } catch (e) {
     try {

@@ -113,41 +113,66 @@ function checkShape(obj: any): string | null {
  * A missing file reads as empty. Nothing is thrown for bad lines: they are
  * listed in `invalid` / `tornTail` and described in `warnings`.
  */
-export function readResultsFile(file: string): ReadReport {
+export function readResultsFile(file: string, options: { chunkBytes?: number } = {}): ReadReport {
   const report: ReadReport = { records: [], invalid: [], tornTail: null, validLength: 0, warnings: [] };
   if (!fs.existsSync(file)) return report;
   // A device (e.g. /dev/zero) or a pipe could be read for ever.
   if (!fs.statSync(file).isFile()) throw new InputError(`results file ${file} is not a regular file`, { source: file });
-  const buf = fs.readFileSync(file);
-  const lastNl = buf.lastIndexOf(0x0a);
-  report.validLength = lastNl + 1;
-  const text = buf.subarray(0, lastNl + 1).toString('utf8');
-  const lines = text.split('\n');
-  lines.pop(); // after the last newline
-  lines.forEach((line, i) => {
+  // Read in chunks, line by line: a file of any size (a string is capped at 512 MiB) in bounded extra memory.
+  const chunk = Buffer.alloc(options.chunkBytes ?? 16 << 20);
+  const fd = fs.openSync(file, 'r');
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let offset = 0;
+  let lineNo = 0;
+  const parseLine = (line: string) => {
+    lineNo++;
     if (line.trim() === '') return;
     let obj: any;
     try {
       obj = JSON.parse(line);
     } catch {
-      report.invalid.push({ line: i + 1, reason: 'not valid JSON' });
+      report.invalid.push({ line: lineNo, reason: 'not valid JSON' });
       return;
     }
     const shape = checkShape(obj);
     if (shape) {
-      report.invalid.push({ line: i + 1, reason: shape });
+      report.invalid.push({ line: lineNo, reason: shape });
       return;
     }
     if (recordCrc(obj) !== obj.crc) {
-      report.invalid.push({ line: i + 1, reason: 'checksum mismatch' });
+      report.invalid.push({ line: lineNo, reason: 'checksum mismatch' });
       return;
     }
     report.records.push(obj as ResultRecord);
-  });
-  if (lastNl + 1 < buf.length) {
-    report.tornTail = { line: lines.length + 1, bytes: buf.length - lastNl - 1 };
+  };
+  try {
+    for (;;) {
+      const got = fs.readSync(fd, chunk, 0, chunk.length, offset);
+      if (got === 0) break;
+      offset += got;
+      let from = 0;
+      for (let nl = chunk.indexOf(0x0a, 0); nl >= 0 && nl < got; nl = chunk.indexOf(0x0a, from)) {
+        const piece = chunk.subarray(from, nl);
+        const line = pendingBytes > 0 ? Buffer.concat([...pending, piece]).toString('utf8') : piece.toString('utf8');
+        pending = [];
+        pendingBytes = 0;
+        parseLine(line);
+        from = nl + 1;
+        report.validLength = offset - got + from;
+      }
+      if (from < got) {
+        pending.push(Buffer.from(chunk.subarray(from, got)));
+        pendingBytes += got - from;
+      }
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  if (pendingBytes > 0) {
+    report.tornTail = { line: lineNo + 1, bytes: pendingBytes };
     report.warnings.push(
-      `${file}:${lines.length + 1}: ignored a torn last line (${report.tornTail.bytes} bytes, no newline) left by an interrupted write`,
+      `${file}:${lineNo + 1}: ignored a torn last line (${pendingBytes} bytes, no newline) left by an interrupted write`,
     );
   }
   for (const bad of report.invalid) report.warnings.push(`${file}:${bad.line}: ignored invalid record (${bad.reason})`);
@@ -272,12 +297,7 @@ export class ResultsWriter {
       st = undefined;
     }
     if (st && !st.isFile()) throw new OutputError('write results to', this.file, Object.assign(new Error('not a regular file'), { code: st.isDirectory() ? 'EISDIR' : undefined }));
-    try {
-      acquireLock(this.lockFile, this.file, options.breakLock ?? false);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== undefined) throw new OutputError('create the lock file', this.lockFile, e);
-      throw e;
-    }
+    lockResults(this.file, options);
     this.releaseOnExit = () => this.close();
     process.once('exit', this.releaseOnExit);
     try {
@@ -327,17 +347,13 @@ export class ResultsWriter {
   }
 
   close(): void {
+    const open = this.fd !== null || process.listeners('exit').includes(this.releaseOnExit);
     if (this.fd !== null) {
       fs.closeSync(this.fd);
       this.fd = null;
     }
     process.removeListener('exit', this.releaseOnExit);
-    try {
-      const lock = JSON.parse(fs.readFileSync(this.lockFile, 'utf8'));
-      if (lock.pid === process.pid && lock.host === os.hostname()) fs.unlinkSync(this.lockFile);
-    } catch {
-      /* lock already gone */
-    }
+    if (open) unlockResults(this.file);
   }
 }
 
@@ -350,36 +366,148 @@ function pidAlive(pid: number): boolean {
   }
 }
 
-function acquireLock(lockFile: string, file: string, breakLock: boolean): void {
-  const me = JSON.stringify({ pid: process.pid, host: os.hostname(), startedAt: new Date().toISOString() });
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      fs.writeFileSync(lockFile, me, { flag: 'wx' });
-      return;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-    }
-    let holder: { pid?: number; host?: string } = {};
-    try {
-      holder = JSON.parse(fs.readFileSync(lockFile, 'utf8'));
-    } catch {
-      /* unreadable: treat as stale */
-    }
-    const sameHost = holder.host === os.hostname();
-    const stale = breakLock || !holder.pid || (sameHost && !pidAlive(holder.pid));
-    if (!stale) {
-      throw new Error(
-        `${file} is being written by process ${holder.pid} on ${holder.host} (lock ${lockFile}). ` +
-          `If no run is active any more, delete the lock file or pass --break-lock.`,
-      );
-    }
-    try {
-      fs.unlinkSync(lockFile);
-    } catch {
-      /* someone else removed it */
-    }
+/**
+ * Locks held by this process (results file → nesting depth): a process that
+ * already holds a file's lock (e.g. `schedlab paper` around its shard merge
+ * and run) may take it again.
+ */
+const heldLocks = new Map<string, number>();
+
+/**
+ * Take the lock of a results file (`<file>.lock`, holding pid, host and start
+ * time) before reading it for a rewrite or writing it; throws naming the
+ * holder when another live process has it.
+ *
+ * Why it is atomic: the lock's content is written to a private file first and
+ * link()ed into place, which creates the lock with its content or fails when
+ * it exists — no one ever reads a half-written lock and takes it for stale.
+ * A stale lock (its process is dead on this host, or `breakLock`) is removed
+ * only while holding a second lock `<file>.lock.break` (also link()ed), after
+ * reading the lock again under it: two processes can never both remove a
+ * lock, and nobody removes a lock created after it was judged stale (the
+ * stale one still blocks every creation until it is removed).
+ */
+export function lockResults(file: string, options: { breakLock?: boolean } = {}): void {
+  const abs = path.resolve(file);
+  const depth = heldLocks.get(abs);
+  if (depth !== undefined) {
+    heldLocks.set(abs, depth + 1);
+    return;
   }
-  throw new Error(`could not lock ${file} (lock ${lockFile})`);
+  const lockFile = abs + '.lock';
+  const me = JSON.stringify({ pid: process.pid, host: os.hostname(), startedAt: new Date().toISOString() });
+  try {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      if (linkNew(lockFile, me)) {
+        heldLocks.set(abs, 1);
+        return;
+      }
+      const holder = readLock(lockFile);
+      if (holder === undefined) continue; // released meanwhile
+      if (!isStale(holder, options.breakLock ?? false)) {
+        throw new Error(
+          `${abs} is being written by process ${holder.pid} on ${holder.host} (lock ${lockFile}). ` +
+            `If no run is active any more, delete the lock file or pass --break-lock.`,
+        );
+      }
+      removeStaleLock(lockFile, holder);
+      sleepMs(5 * (attempt + 1)); // another process may be breaking or re-taking it
+    }
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== undefined) throw new OutputError('create the lock file', lockFile, e);
+    throw e;
+  }
+  throw new Error(`could not lock ${abs} (lock ${lockFile}): it keeps changing hands`);
+}
+
+/** Give back a lock taken with `lockResults` (the file is removed at the outermost release). */
+export function unlockResults(file: string): void {
+  const abs = path.resolve(file);
+  const depth = heldLocks.get(abs);
+  if (depth === undefined) return;
+  if (depth > 1) {
+    heldLocks.set(abs, depth - 1);
+    return;
+  }
+  heldLocks.delete(abs);
+  const lock = readLock(abs + '.lock');
+  if (lock && lock.pid === process.pid && lock.host === os.hostname()) fs.rmSync(abs + '.lock', { force: true });
+}
+
+/** Run `fn` holding the results file's lock. */
+export function withResultsLock<T>(file: string, fn: () => T, options: { breakLock?: boolean } = {}): T {
+  lockResults(file, options);
+  try {
+    return fn();
+  } finally {
+    unlockResults(file);
+  }
+}
+
+function sleepMs(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+type LockContent = { pid?: number; host?: string; startedAt?: string; raw: string };
+
+/** Create `target` holding `content`, atomically; false when it exists. */
+function linkNew(target: string, content: string): boolean {
+  const tmp = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  fs.writeFileSync(tmp, content);
+  try {
+    fs.linkSync(tmp, target);
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw e;
+  } finally {
+    fs.rmSync(tmp, { force: true });
+  }
+}
+
+function readLock(lockFile: string): LockContent | undefined {
+  let raw: string;
+  try {
+    raw = fs.readFileSync(lockFile, 'utf8');
+  } catch {
+    return undefined;
+  }
+  try {
+    return { ...JSON.parse(raw), raw };
+  } catch {
+    return { raw }; // written by hand or by an older version: judged by its age below
+  }
+}
+
+function isStale(holder: LockContent, breakLock: boolean): boolean {
+  if (breakLock) return true;
+  if (holder.pid === undefined) return true;
+  return holder.host === os.hostname() && !pidAlive(holder.pid);
+}
+
+/** Remove `lockFile` if it still holds `seen`, under the break lock. */
+function removeStaleLock(lockFile: string, seen: LockContent): void {
+  const breaker = lockFile + '.break';
+  const me = JSON.stringify({ pid: process.pid, host: os.hostname(), startedAt: new Date().toISOString() });
+  if (!linkNew(breaker, me)) {
+    // Another process is breaking the lock. A break lock left by a dead process
+    // (it crashed in these few lines) is removed once it is old enough.
+    const b = readLock(breaker);
+    let age = 0;
+    try {
+      age = Date.now() - fs.statSync(breaker).mtimeMs;
+    } catch {
+      return;
+    }
+    if (b && b.host === os.hostname() && b.pid !== undefined && !pidAlive(b.pid) && age > 10_000) fs.rmSync(breaker, { force: true });
+    return;
+  }
+  try {
+    const now = readLock(lockFile);
+    if (now && now.raw === seen.raw) fs.rmSync(lockFile, { force: true });
+  } finally {
+    fs.rmSync(breaker, { force: true });
+  }
 }
 
 /** schedlab's version, from its package.json. */

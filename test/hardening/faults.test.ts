@@ -202,13 +202,21 @@ describe('hardening: full disk and unwritable results folders', function () {
     const merged = file('merged.jsonl');
     fs.copyFileSync(a, merged);
     const before = fs.readFileSync(merged);
-    const originalWrite = realFs.writeFileSync;
-    (realFs as any).writeFileSync = function (p: any, data: any, ...rest: any[]) {
-      if (String(p).includes('.merge-')) {
-        originalWrite.call(realFs, p, String(data).slice(0, 100));
+    // The merge writes its temporary file record by record: the disk fills up after 100 bytes.
+    const originalOpen = realFs.openSync;
+    const originalWrite = realFs.writeSync;
+    let mergeFd = -1;
+    (realFs as any).openSync = function (p: any, ...rest: any[]) {
+      const fd = (originalOpen as any).call(realFs, p, ...rest);
+      if (String(p).includes('.merge-')) mergeFd = fd;
+      return fd;
+    };
+    (realFs as any).writeSync = function (fd: any, data: any, ...rest: any[]) {
+      if (fd === mergeFd) {
+        originalWrite.call(realFs, fd, String(data).slice(0, 100));
         throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
       }
-      return (originalWrite as any).call(realFs, p, data, ...rest);
+      return (originalWrite as any).call(realFs, fd, data, ...rest);
     };
     let err: Error;
     try {
@@ -221,8 +229,10 @@ describe('hardening: full disk and unwritable results folders', function () {
         throw new Error('merge should fail');
       })();
     } finally {
-      (realFs as any).writeFileSync = originalWrite;
+      (realFs as any).openSync = originalOpen;
+      (realFs as any).writeSync = originalWrite;
     }
+    expect(mergeFd).to.be.greaterThan(-1);
     expect(err).to.be.instanceOf(OutputError);
     expect(err.message).to.match(/no space left on the device \(ENOSPC\)/);
     expect(fs.readFileSync(merged).equals(before), 'merged file unchanged').to.equal(true);

@@ -15,7 +15,7 @@ import { SweepDefinition } from '../grid';
 import { TOOLKIT_ROOT } from '../cellmodule';
 import { mergeResults } from '../merge';
 import { ProgressMode, runSweep, SweepSummary } from '../run';
-import { ResultRecord, toRows } from '../store';
+import { lockResults, ResultRecord, toRows, unlockResults } from '../store';
 import { CommittedResults, loadCommittedResults, seedFromCommitted, verifyCommittedSample, VerifiedCell } from './committed';
 
 export type PaperScale = 'quick' | 'paper';
@@ -121,31 +121,38 @@ export async function runPaperSweep(experiment: PaperExperiment, options: PaperR
   }
   const out = paperResultsFile(experiment.notebook, sweep, options.shard ?? null, options.resultsRoot);
   fs.mkdirSync(path.dirname(out), { recursive: true });
-  // A fresh clone resumes from the committed results instead of starting over.
-  if (!options.shard && !fs.existsSync(out)) seedFromCommitted(experiment, scale, out, options.committedRoot);
-  if (!options.shard) {
-    // Shard files not newer than the results file were merged into it already.
-    const outTime = fs.existsSync(out) ? fs.statSync(out).mtimeMs : -Infinity;
-    const shards = shardFiles(experiment.notebook, sweep, options.resultsRoot);
-    if (shards.some((f) => fs.statSync(f).mtimeMs >= outTime)) {
-      const inputs = fs.existsSync(out) ? [out, ...shards] : shards;
-      const m = mergeResults(out, inputs, { sweep, log: options.log });
-      (options.log ?? ((s: string) => process.stderr.write(s + '\n')))(
-        `${sweep.name}: merged ${shards.length} shard file(s) into ${out} (${m.records} cells, ${m.missing ?? '?'} missing)`,
-      );
+  // The results file's lock is taken before the shard merge and held through
+  // the run: a second run started meanwhile stops here, before touching anything.
+  lockResults(out);
+  try {
+    // A fresh clone resumes from the committed results instead of starting over.
+    if (!options.shard && !fs.existsSync(out)) seedFromCommitted(experiment, scale, out, options.committedRoot);
+    if (!options.shard) {
+      // Shard files not newer than the results file were merged into it already.
+      const outTime = fs.existsSync(out) ? fs.statSync(out).mtimeMs : -Infinity;
+      const shards = shardFiles(experiment.notebook, sweep, options.resultsRoot);
+      if (shards.some((f) => fs.statSync(f).mtimeMs >= outTime)) {
+        const inputs = fs.existsSync(out) ? [out, ...shards] : shards;
+        const m = mergeResults(out, inputs, { sweep, log: options.log });
+        (options.log ?? ((s: string) => process.stderr.write(s + '\n')))(
+          `${sweep.name}: merged ${shards.length} shard file(s) into ${out} (${m.records} cells, ${m.missing ?? '?'} missing)`,
+        );
+      }
     }
+    return await runSweep(sweep, {
+      out,
+      workers: options.workers,
+      shard: options.shard,
+      progress: options.progress,
+      retries: options.retries,
+      retryFailed: options.retryFailed,
+      signal: options.signal,
+      resumeHint: options.resumeHint,
+      log: options.log,
+    });
+  } finally {
+    unlockResults(out);
   }
-  return runSweep(sweep, {
-    out,
-    workers: options.workers,
-    shard: options.shard,
-    progress: options.progress,
-    retries: options.retries,
-    retryFailed: options.retryFailed,
-    signal: options.signal,
-    resumeHint: options.resumeHint,
-    log: options.log,
-  });
 }
 
 /**

@@ -1,0 +1,166 @@
+/**
+ * Results-store races between processes, each repeated 50 times: the lock is
+ * never held by two runs at once (fresh or stale lock), a merge or a second
+ * paper run never rewrites a file another run is writing, and big files are
+ * read in bounded chunks.
+ */
+import { expect } from 'chai';
+import { ChildProcess, spawn, spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { defineSweep, mergeResults, readResultsFile, ResultsWriter, runSweep } from '../../src/sweep';
+import { PaperExperiment, runPaperSweep } from '../../src/sweep/papers';
+
+const DIST = path.resolve(__dirname, '..', '..', 'dist');
+const CHILD = path.join(__dirname, 'fixtures', 'lock-child.js');
+const CELLS = path.join(__dirname, 'fixtures', 'cells.ts');
+const REPS = 50;
+
+function child(file: string, holdMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, [CHILD, DIST, file, String(holdMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    p.stdout.on('data', (d) => (out += d));
+    p.on('error', reject);
+    p.on('exit', () => resolve(out.trim()));
+  });
+}
+
+/** Holders must alternate start/end of one pid: any overlap means two held the lock. */
+function overlaps(file: string): string | null {
+  const lines = fs.existsSync(`${file}.owners`) ? fs.readFileSync(`${file}.owners`, 'utf8').trim().split('\n') : [];
+  for (let i = 0; i < lines.length; i += 2) {
+    const [pa, sa] = lines[i].split(' ');
+    const [pb, sb] = (lines[i + 1] ?? '').split(' ');
+    if (sa !== 'start' || sb !== 'end' || pa !== pb) return lines.slice(i, i + 3).join(' | ');
+  }
+  return null;
+}
+
+function deadPid(): number {
+  const r = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
+  return Number(r.stdout.toString());
+}
+
+/** A process holding `file`'s lock until killed. */
+function holder(file: string): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, [CHILD, DIST, file, '600000'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    p.on('error', reject);
+    const poll = setInterval(() => {
+      if (fs.existsSync(`${file}.owners`)) {
+        clearInterval(poll);
+        resolve(p);
+      }
+    }, 10);
+  });
+}
+
+describe('results store: races between processes (50 repetitions each)', function () {
+  this.timeout(600_000);
+  let tmp: string;
+  before(() => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'schedlab-races-'));
+    if (!fs.existsSync(path.join(DIST, 'sweep', 'store.js'))) throw new Error(`build dist/ first (${DIST})`);
+  });
+  after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  it('three runs started together on one file: never two holders at once', async () => {
+    for (let r = 0; r < REPS; r++) {
+      const file = path.join(tmp, `fresh-${r}.jsonl`);
+      const outcomes = await Promise.all([child(file, 30), child(file, 30), child(file, 30)]);
+      expect(overlaps(file), `repetition ${r}`).to.equal(null);
+      expect(outcomes.filter((o) => o === 'won').length, `repetition ${r}`).to.be.at.least(1);
+      expect(fs.existsSync(`${file}.lock`), 'lock released').to.equal(false);
+    }
+  });
+
+  it('three runs racing to take over a stale lock (its process is dead): never two holders at once', async () => {
+    const dead = deadPid();
+    for (let r = 0; r < REPS; r++) {
+      const file = path.join(tmp, `stale-${r}.jsonl`);
+      fs.writeFileSync(`${file}.lock`, JSON.stringify({ pid: dead, host: os.hostname(), startedAt: new Date(0).toISOString() }));
+      const outcomes = await Promise.all([child(file, 30), child(file, 30), child(file, 30)]);
+      expect(overlaps(file), `repetition ${r}`).to.equal(null);
+      expect(outcomes.filter((o) => o === 'won').length, `repetition ${r}`).to.be.at.least(1);
+    }
+  });
+
+  it('merge F F while another process writes F is refused, and F keeps every record', async () => {
+    const file = path.join(tmp, 'merge-target.jsonl');
+    const sweep = defineSweep({ name: 'race-merge', version: 1, cell: { module: CELLS }, grid: { x: [1, 2, 3, 4, 5, 6], algorithm: ['a', 'b'] } });
+    await runSweep(sweep, { out: file, workers: 0, progress: 'none', log: () => {} });
+    const before = fs.readFileSync(file);
+    const p = await holder(file);
+    try {
+      for (let r = 0; r < REPS; r++) {
+        expect(() => mergeResults(file, [file], { log: () => {} }), `repetition ${r}`).to.throw(/being written by process/);
+      }
+    } finally {
+      p.kill('SIGKILL');
+    }
+    expect(fs.readFileSync(file).equals(before)).to.equal(true);
+    // The killed writer left a stale lock: the next merge takes it over.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(mergeResults(file, [file], { log: () => {} }).records).to.equal(12);
+  });
+
+  it('a second paper run while the first writes stops before merging shard files', async () => {
+    const root = path.join(tmp, 'paper');
+    const sweep = defineSweep({ name: 'race-paper', version: 1, cell: { module: CELLS }, grid: { x: [1, 2, 3, 4], algorithm: ['a', 'b'] } });
+    const exp: PaperExperiment = { notebook: 'race-paper', summary: 'test', sweep: () => sweep, exports: { paper: 'x', quick: 'x' } };
+    await runPaperSweep(exp, { resultsRoot: root, workers: 0, shard: '0/2', progress: 'none', log: () => {}, source: 'run' });
+    const out = path.join(root, 'race-paper', 'race-paper.jsonl');
+    fs.writeFileSync(out, '');
+    const p = await holder(out);
+    try {
+      for (let r = 0; r < REPS; r++) {
+        let err: Error | undefined;
+        try {
+          await runPaperSweep(exp, { resultsRoot: root, workers: 0, progress: 'none', log: () => {}, source: 'run' });
+        } catch (e) {
+          err = e as Error;
+        }
+        expect(err?.message, `repetition ${r}`).to.match(/being written by process/);
+        expect(fs.readFileSync(out, 'utf8'), `repetition ${r}: nothing merged into the file being written`).to.equal('');
+      }
+    } finally {
+      p.kill('SIGKILL');
+    }
+  });
+});
+
+describe('results store: reading and merging', () => {
+  let tmp: string;
+  before(() => (tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'schedlab-read-'))));
+  after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  it('reads line by line in chunks of any size: records split across chunks, torn tail, bad lines', async () => {
+    const file = path.join(tmp, 'chunks.jsonl');
+    const sweep = defineSweep({ name: 'chunks', version: 1, cell: { module: CELLS }, grid: { x: [1, 2, 3, 4, 5, 6, 7], algorithm: ['a', 'b'] } });
+    await runSweep(sweep, { out: file, workers: 0, progress: 'none', log: () => {} });
+    fs.appendFileSync(file, 'not json\n{"key":"torn');
+    const whole = readResultsFile(file);
+    expect(whole.records).to.have.length(14);
+    expect(whole.invalid).to.deep.equal([{ line: 15, reason: 'not valid JSON' }]);
+    expect(whole.tornTail).to.deep.equal({ line: 16, bytes: 12 });
+    for (const chunkBytes of [1, 7, 64, 333, 4096]) {
+      const r = readResultsFile(file, { chunkBytes });
+      expect(r.records.map((x) => x.key), `chunk ${chunkBytes}`).to.deep.equal(whole.records.map((x) => x.key));
+      expect(r.invalid).to.deep.equal(whole.invalid);
+      expect(r.tornTail).to.deep.equal(whole.tornTail);
+      expect(r.validLength).to.equal(fs.statSync(file).size - 12);
+    }
+  });
+
+  it('merging shard files with a shard missing warns, naming it, even without the sweep definition', async () => {
+    const sweep = defineSweep({ name: 'shards', version: 1, cell: { module: CELLS }, grid: { x: [1, 2, 3, 4, 5, 6], algorithm: ['a', 'b'] } });
+    const files = [0, 2].map((i) => path.join(tmp, `s${i}.jsonl`));
+    for (const [k, f] of files.entries()) await runSweep(sweep, { out: f, workers: 0, shard: `${k * 2}/3`, progress: 'none', log: () => {} });
+    const warnings: string[] = [];
+    const m = mergeResults(path.join(tmp, 'merged.jsonl'), files, { log: (w) => warnings.push(w) });
+    expect(m.warnings.join('\n')).to.match(/no records of shard 1\/3/);
+    expect(warnings.join('\n')).to.match(/no records of shard 1\/3/);
+  });
+});
