@@ -51,3 +51,31 @@ export function occupancyTimeline(jobs: readonly ScheduledJob[], machineSize: nu
   }
   return rows;
 }
+
+export interface ProcessorGanttRow {
+  [key: string]: unknown;
+  processor: number;
+  job: number;
+  start: number;
+  end: number;
+}
+
+/**
+ * One bar per (processor, job) of a schedule whose jobs name their processors
+ * (`simulateBatch(…, { assignProcessors: true })`), for jobs running within
+ * [from, to): the rows of a processor-level `ganttChart({ row: 'processor', … })`.
+ */
+export function processorGanttRows(
+  jobs: readonly { id: number; start: number; end: number; processors?: readonly number[] }[],
+  options: { from?: number; to?: number } = {},
+): ProcessorGanttRow[] {
+  const from = options.from ?? -Infinity;
+  const to = options.to ?? Infinity;
+  const rows: ProcessorGanttRow[] = [];
+  for (const j of jobs) {
+    if (!j.processors) throw new InputError(`processorGanttRows: job ${j.id} names no processors (simulate with assignProcessors: true)`, { source: 'processorGanttRows', field: 'processors' });
+    if (j.end <= from || j.start >= to) continue;
+    for (const p of j.processors) rows.push({ processor: p, job: j.id, start: Math.max(j.start, from), end: Math.min(j.end, to) });
+  }
+  return rows.sort((a, b) => a.processor - b.processor || a.start - b.start);
+}

@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { lineChart, barChart, cdfChart, ecdfPoints, ganttChart, scatterChart, seriesColor, seriesStyle, resetSeriesColors, setSeriesColors, displayName, PALETTE } from '../../src/analysis/charts';
+import { processorGanttRows } from '../../src/analysis/timeline';
 import { exportFigure, closeRenderer } from '../../src/analysis/render';
 import { figureBundle, figureStem, show, PLOTLY_MIME } from '../../src/analysis/show';
 import { toFrame, fromFrame } from '../../src/analysis/frame';
@@ -215,5 +216,21 @@ describe('ecdfPoints', () => {
     expect(p.y[p.y.length - 1]).to.equal(1);
     const sorted = values.slice().sort((a, b) => a - b);
     p.x.forEach((x, k) => expect(p.y[k]).to.equal((sorted.lastIndexOf(x) + 1) / values.length));
+  });
+});
+
+describe('processorGanttRows', () => {
+  it('one bar per processor and job, clipped to the window; jobs without names are an error', () => {
+    const jobs = [
+      { id: 1, start: 0, end: 10, processors: [0, 1] },
+      { id: 2, start: 5, end: 20, processors: [2] },
+      { id: 3, start: 30, end: 40, processors: [0] },
+    ];
+    expect(processorGanttRows(jobs, { from: 8, to: 25 })).to.deep.equal([
+      { processor: 0, job: 1, start: 8, end: 10 },
+      { processor: 1, job: 1, start: 8, end: 10 },
+      { processor: 2, job: 2, start: 8, end: 20 },
+    ]);
+    expect(() => processorGanttRows([{ id: 9, start: 0, end: 1 }])).to.throw(/job 9 names no processors/);
   });
 });

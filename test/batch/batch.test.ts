@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { WorkloadJob } from '../../src/workloads/job';
-import { simulateBatch, BatchPolicy, BatchJobResult, conservativeSchedule } from '../../src/schedulers/batch';
+import { simulateBatch, BatchPolicy, BatchJobResult, conservativeSchedule, verifyProcessorNames } from '../../src/schedulers/batch';
+import { loadTraceSync } from '../../src/workloads/traces';
 import { InputError } from '../../src/util/errors';
 
 const J = (id: number, submit: number, procs: number, runtime: number, requestedTime?: number): WorkloadJob => ({
@@ -190,5 +191,36 @@ describe('batch schedulers: processor counts beyond 32 bits', () => {
     expect(() => simulateBatch([job], { machineSize: 2 ** 31 - 1, policy: 'easy' })).to.throw(InputError, /3000000000 processors/);
     const ok = simulateBatch([{ ...job, procs: 2 ** 31 - 1 }], { machineSize: 2 ** 31 - 1, policy: 'easy' });
     expect(ok[0].procs).to.equal(2 ** 31 - 1);
+  });
+});
+
+describe('batch schedulers: processor names', () => {
+  it('lowest free first, never shared at an instant, on a hand-worked case', () => {
+    const jobs = [
+      { id: 1, submit: 0, runtime: 10, procs: 2 },
+      { id: 2, submit: 0, runtime: 5, procs: 1 },
+      { id: 3, submit: 1, runtime: 10, procs: 2 },
+      { id: 4, submit: 5, runtime: 3, procs: 2 },
+    ];
+    const r = simulateBatch(jobs, { machineSize: 5, policy: 'easy', assignProcessors: true });
+    expect(r.slice(0, 3).map((x) => x.processors)).to.deep.equal([[0, 1], [2], [3, 4]]);
+    // job 4 starts at 10 (job 2's processor 2 freed at 5 is not enough): it takes the lowest free ids then, 0 and 1
+    expect(r[3].start).to.equal(10);
+    expect(r[3].processors).to.deep.equal([0, 1]);
+  });
+  it('real trace, every policy: the names pass the independent check and change no start time', () => {
+    const { jobs, info } = loadTraceSync('KTH-SP2');
+    const some = jobs.slice(0, 4000);
+    for (const policy of ['fcfs', 'easy', 'conservative'] as BatchPolicy[]) {
+      const named = simulateBatch(some, { machineSize: info.machineSize, policy, estimates: 'requested', assignProcessors: true });
+      const plain = simulateBatch(some, { machineSize: info.machineSize, policy, estimates: 'requested' });
+      expect(named.map((x) => x.start)).to.deep.equal(plain.map((x) => x.start));
+      verifyProcessorNames(named, info.machineSize);
+    }
+  });
+  it('a shared processor is caught by name', () => {
+    const r = simulateBatch([{ id: 1, submit: 0, runtime: 10, procs: 1 }, { id: 2, submit: 0, runtime: 10, procs: 1 }], { machineSize: 2, policy: 'fcfs', assignProcessors: true });
+    r[1].processors = [0];
+    expect(() => verifyProcessorNames(r, 2)).to.throw(/batch\/processors.*processor 0 already runs job 1/);
   });
 });

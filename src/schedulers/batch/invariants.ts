@@ -64,3 +64,30 @@ export function verifyBatchSchedule(jobs: readonly WorkloadJob[], results: reado
     }
   }
 }
+
+/**
+ * Throw an InvariantError (`batch/processors`) unless every job names exactly
+ * `procs` distinct processors in [0, machineSize) and no processor runs two
+ * jobs at once (a job ending at t frees its processors for one starting at t).
+ */
+export function verifyProcessorNames(results: readonly BatchJobResult[], machineSize: number): void {
+  const events: [number, number, number][] = []; // time, 0 = end / 1 = start, result index
+  results.forEach((r, k) => {
+    const ids = r.processors;
+    if (!ids || ids.length !== r.procs || new Set(ids).size !== ids.length || ids.some((p) => !Number.isInteger(p) || p < 0 || p >= machineSize)) {
+      throw new InvariantError('batch/processors', `names ${ids ? ids.length : 'no'} processors for ${r.procs} (or a duplicate or out-of-range id)`, { job: r.id, time: r.start });
+    }
+    if (r.end > r.start) events.push([r.start, 1, k], [r.end, 0, k]); // a zero-length job overlaps nothing
+  });
+  events.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const owner = new Map<number, number>();
+  for (const [time, kind, k] of events) {
+    const r = results[k];
+    for (const p of r.processors as number[]) {
+      if (kind === 0) owner.delete(p);
+      else if (owner.has(p)) {
+        throw new InvariantError('batch/processors', `processor ${p} already runs job ${results[owner.get(p) as number].id}`, { job: r.id, time });
+      } else owner.set(p, k);
+    }
+  }
+}

@@ -46,7 +46,7 @@ import { ProcessorProfile } from '../../engine/profile';
 import { InputError } from '../../util/errors';
 import { invariantChecksEnabled, InvariantError } from '../../util/invariants';
 import { WorkloadJob } from '../../workloads/job';
-import { verifyBatchSchedule } from './invariants';
+import { verifyBatchSchedule, verifyProcessorNames } from './invariants';
 
 export type BatchPolicy = 'fcfs' | 'easy' | 'conservative';
 export type BatchEstimates = 'exact' | 'requested';
@@ -63,6 +63,13 @@ export interface BatchOptions {
    * conservative reservation when made or moved.
    */
   onReservation?: (r: { id: number; time: number; reservedStart: number }) => void;
+  /**
+   * Name the processors (0 … machineSize − 1) each job runs on, lowest free
+   * first, in `BatchJobResult.processors` (machines up to 2^24 processors).
+   * The policies still count processors; the names are for processor-level
+   * views (Gantt charts) and are checked never to be shared at any instant.
+   */
+  assignProcessors?: boolean;
 }
 
 export interface BatchJobResult {
@@ -74,6 +81,8 @@ export interface BatchJobResult {
   procs: number;
   /** start − submit. */
   wait: number;
+  /** With `assignProcessors`: the processors used, ascending. */
+  processors?: number[];
 }
 
 /** The run-time estimate the batch schedulers use for a job. */
@@ -106,6 +115,7 @@ export function simulateBatch(jobs: readonly WorkloadJob[], options: BatchOption
   if (!Number.isInteger(machineSize) || machineSize < 1 || machineSize > MAX_PROCS) throw new InputError(`simulateBatch: machineSize must be an integer in [1, ${MAX_PROCS}], got ${machineSize}`, { source: src, field: 'machineSize' });
   if (!POLICIES.includes(policy)) throw new InputError(`simulateBatch: unknown policy '${policy}' (use ${POLICIES.join(', ')})`, { source: src, field: 'policy' });
   if (estimates !== 'exact' && estimates !== 'requested') throw new InputError(`simulateBatch: estimates must be 'exact' or 'requested', got '${estimates}'`, { source: src, field: 'estimates' });
+  if (options.assignProcessors && machineSize > 2 ** 24) throw new InputError(`simulateBatch: assignProcessors needs a machine of at most 2^24 processors, got ${machineSize}`, { source: src, field: 'assignProcessors' });
   const checks = invariantChecksEnabled();
   const at = (i: number, field: string) => ({ source: src, field: `jobs[${i}].${field}` });
 
@@ -136,6 +146,9 @@ export function simulateBatch(jobs: readonly WorkloadJob[], options: BatchOption
   for (let i = 1; i < n; i++) if (submit[i] < submit[i - 1]) sorted = false;
   if (!sorted) order.sort((a, b) => submit[a] - submit[b] || a - b);
 
+  // Processor names (assignProcessors): a min-heap of free processor ids, lowest first.
+  const names = options.assignProcessors ? new ProcessorNames(machineSize) : undefined;
+  const used: number[][] | undefined = names ? new Array(n) : undefined;
   const sim = new Simulation({ startTime: n > 0 ? Math.min(0, submit[order[0]]) : 0 });
   let free = machineSize;
   const queue: number[] = [];
@@ -212,6 +225,7 @@ export function simulateBatch(jobs: readonly WorkloadJob[], options: BatchOption
       }
     }
     free += procs[i];
+    if (names && used) names.release(used[i]);
     if (policy === 'easy') removeRunning(i);
     if (profile && resStart) {
       const now = sim.now;
@@ -236,6 +250,7 @@ export function simulateBatch(jobs: readonly WorkloadJob[], options: BatchOption
     }
     start[i] = now;
     free -= procs[i];
+    if (names && used) used[i] = names.take(procs[i]);
     if (policy === 'easy') {
       insertRunning(i, now + est[i]);
       setLeaf(rankOf[i], Infinity, Infinity);
@@ -405,11 +420,56 @@ export function simulateBatch(jobs: readonly WorkloadJob[], options: BatchOption
   for (let i = 0; i < n; i++) {
     const s = start[i];
     out[i] = { id: jobs[i].id, submit: submit[i], start: s, end: s + runtime[i], runtime: runtime[i], procs: procs[i], wait: s - submit[i] };
+    if (used) out[i].processors = used[i].sort((a, b) => a - b);
   }
+  if (used && completed) verifyProcessorNames(out, machineSize);
   if (completed) {
     const missing = completed.indexOf(0);
     if (missing >= 0) throw new InvariantError('batch/work', 'never completed', { job: jobs[missing].id });
     verifyBatchSchedule(jobs, out, machineSize);
   }
   return out;
+}
+
+/** Free processor ids as a min-heap: `take` hands out the lowest ones. */
+class ProcessorNames {
+  private readonly heap: Int32Array;
+  private size: number;
+  constructor(machineSize: number) {
+    this.heap = new Int32Array(machineSize);
+    for (let p = 0; p < machineSize; p++) this.heap[p] = p; // ascending: already a heap
+    this.size = machineSize;
+  }
+  take(count: number): number[] {
+    const out: number[] = new Array(count);
+    for (let k = 0; k < count; k++) {
+      const h = this.heap;
+      out[k] = h[0];
+      const last = h[--this.size];
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= this.size) break;
+        const m = l + 1 < this.size && h[l + 1] < h[l] ? l + 1 : l;
+        if (h[m] >= last) break;
+        h[i] = h[m];
+        i = m;
+      }
+      h[i] = last;
+    }
+    return out;
+  }
+  release(ids: readonly number[]): void {
+    for (const id of ids) {
+      const h = this.heap;
+      let i = this.size++;
+      while (i > 0) {
+        const p = (i - 1) >> 1;
+        if (h[p] <= id) break;
+        h[i] = h[p];
+        i = p;
+      }
+      h[i] = id;
+    }
+  }
 }
