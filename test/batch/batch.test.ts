@@ -1,17 +1,11 @@
 import { expect } from 'chai';
+import { J } from '../support/helpers';
 import fc from 'fast-check';
 import { WorkloadJob } from '../../src/workloads/job';
 import { simulateBatch, BatchPolicy, BatchJobResult, conservativeSchedule, verifyProcessorNames } from '../../src/schedulers/batch';
 import { loadTraceSync } from '../../src/workloads/traces';
 import { InputError } from '../../src/util/errors';
 
-const J = (id: number, submit: number, procs: number, runtime: number, requestedTime?: number): WorkloadJob => ({
-  id,
-  submit,
-  procs,
-  runtime,
-  ...(requestedTime !== undefined ? { requestedTime } : {}),
-});
 const starts = (r: BatchJobResult[]) => Object.fromEntries(r.map((x) => [x.id, x.start]));
 
 describe('batch schedulers: hand-worked schedules', () => {

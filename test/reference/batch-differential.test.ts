@@ -5,6 +5,7 @@
  * A failure names the first diverging job and the time it happens.
  */
 import { expect } from 'chai';
+import { J } from '../support/helpers';
 import fc from 'fast-check';
 import { BatchEstimates, BatchJobResult, BatchPolicy, simulateBatch } from '../../src/schedulers/batch';
 import { WorkloadJob } from '../../src/workloads/job';
@@ -49,13 +50,6 @@ function compare(label: string, jobs: readonly WorkloadJob[], machineSize: numbe
   expect(firstDivergence(jobs, fast, ref), `${label} ${policy}/${estimates}`).to.equal('');
 }
 
-const J = (id: number, submit: number, procs: number, runtime: number, requestedTime?: number): WorkloadJob => ({
-  id,
-  submit,
-  procs,
-  runtime,
-  ...(requestedTime !== undefined ? { requestedTime } : {}),
-});
 const startOf = (r: BatchJobResult[], id: number) => (r.find((x) => x.id === id) as BatchJobResult).start;
 
 describe('batch differential: hand-made tie cases', () => {

@@ -7,6 +7,7 @@
  * A failure names the first diverging job and the time it happens.
  */
 import { expect } from 'chai';
+import { J } from '../support/helpers';
 import { simulateTwoTier, TwoTierJob } from '../../src/schedulers/twotier';
 import { BatchEstimates } from '../../src/schedulers/batch';
 import { WorkloadJob } from '../../src/workloads/job';
@@ -47,13 +48,6 @@ function twoTierEasyDivergence(jobs: readonly WorkloadJob[], machineSize: number
   };
 }
 
-const J = (id: number, submit: number, procs: number, runtime: number, requestedTime?: number): WorkloadJob => ({
-  id,
-  submit,
-  procs,
-  runtime,
-  ...(requestedTime !== undefined ? { requestedTime } : {}),
-});
 
 describe('two-tier easy = textbook EASY: hand-made tie cases', () => {
   it('every fg job ending at the shadow time counts as extra', () => {

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { invariantError } from '../support/helpers';
 import * as path from 'path';
 import {
   AvailabilityProfile,
@@ -20,16 +21,6 @@ const PES = 1024;
 const requests: ReservationRequest[] = lublinReservationRequests({ jobs: 400, seed: 'user-policies', uMed: 7, artimeFactor: 3, deadlineFactor: 3 });
 const run = (policy: Parameters<typeof simulateReservations>[1]['policy']) => simulateReservations(requests, { machineSize: PES, policy, recordPes: true });
 
-/** The error thrown by `fn`, which must be an InvariantError. */
-function invariantError(fn: () => unknown): InvariantError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).to.be.instanceOf(InvariantError);
-    return e as InvariantError;
-  }
-  throw new Error('no error was thrown');
-}
 
 describe('reservation: user policies through the public interface', () => {
   // The seven built-ins rewritten by a user: same scores / chooser, same results.

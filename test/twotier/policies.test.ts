@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { invariantError } from '../support/helpers';
 import * as path from 'path';
 import {
   BUILTIN_TWO_TIER_POLICIES,
@@ -18,16 +19,6 @@ const FIXTURES = path.join(__dirname, 'fixtures', 'user-policies.ts');
 const run = (policy: TwoTierOptions['policy'], extra: Partial<TwoTierOptions> = {}) => simulateTwoTier(jobs, { machineSize: 320, policy, seed: 5, log: true, ...extra });
 const withoutName = (r: TwoTierRun) => ({ ...r, policy: undefined });
 
-/** The InvariantError thrown by `fn`. */
-function invariantError(fn: () => unknown): InvariantError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).to.be.instanceOf(InvariantError);
-    return e as InvariantError;
-  }
-  throw new Error('no error was thrown');
-}
 
 describe('twotier: user policies through the public interface', () => {
   it('EASY written from scratch, returning decisions, reproduces the built-in decision by decision', () => {
