@@ -77,13 +77,13 @@ function num(flags: Map<string, string>, name: string, check: (x: number) => boo
 
 const isPosInt = (x: number) => Number.isInteger(x) && x > 0;
 
-function csvOf(results: readonly BatchJobResult[], threshold: number): string {
-  const lines = ['id,submit,start,end,runtime,procs,wait,response,stretch,bounded_slowdown'];
+/** Per-job CSV, one line at a time (written as a stream: millions of jobs never make one string). */
+function* csvOf(results: readonly BatchJobResult[], threshold: number): Generator<string> {
+  yield 'id,submit,start,end,runtime,procs,wait,response,stretch,bounded_slowdown\n';
   for (const r of results) {
     const m = jobMetrics(r, { threshold });
-    lines.push([r.id, r.submit, r.start, r.end, r.runtime, r.procs, m.wait, m.response, m.stretch, m.boundedSlowdown].join(','));
+    yield `${r.id},${r.submit},${r.start},${r.end},${r.runtime},${r.procs},${m.wait},${m.response},${m.stretch},${m.boundedSlowdown}\n`;
   }
-  return lines.join('\n') + '\n';
 }
 
 const fmt = (x: number, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : String(x));

@@ -172,7 +172,36 @@ export function makeFolder(dir: string): void {
  * that exists and is not a regular file (a device such as /dev/null, a pipe)
  * is written directly, since it cannot be replaced by a rename.
  */
-export function writeFileSafely(file: string, data: string | Uint8Array): void {
+/** Write a string, bytes, or a sequence of strings (streamed in ~1 MiB writes, never one big string). */
+function writeAll(file: string, data: string | Uint8Array | Iterable<string>): void {
+  const fd = fs.openSync(file, 'w');
+  try {
+    const writeFully = (text: string | Uint8Array) => {
+      const buf = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
+      for (let off = 0; off < buf.length; ) off += fs.writeSync(fd, buf, off, buf.length - off);
+    };
+    if (typeof data === 'string' || data instanceof Uint8Array) {
+      writeFully(data);
+      return;
+    }
+    let buffered: string[] = [];
+    let size = 0;
+    for (const piece of data) {
+      buffered.push(piece);
+      size += piece.length;
+      if (size >= 1 << 20) {
+        writeFully(buffered.join(''));
+        buffered = [];
+        size = 0;
+      }
+    }
+    if (buffered.length) writeFully(buffered.join(''));
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+export function writeFileSafely(file: string, data: string | Uint8Array | Iterable<string>): void {
   const target = nodePath.resolve(file);
   let existing: fs.Stats | undefined;
   try {
@@ -183,7 +212,7 @@ export function writeFileSafely(file: string, data: string | Uint8Array): void {
   if (existing?.isDirectory()) throw new OutputError('write', target, Object.assign(new Error('is a folder'), { code: 'EISDIR' }));
   if (existing && !existing.isFile()) {
     try {
-      fs.writeFileSync(target, data);
+      writeAll(target, data);
     } catch (e) {
       throw new OutputError('write', target, e);
     }
@@ -192,7 +221,7 @@ export function writeFileSafely(file: string, data: string | Uint8Array): void {
   makeFolder(nodePath.dirname(target));
   const tmp = `${target}.tmp-${process.pid}`;
   try {
-    fs.writeFileSync(tmp, data);
+    writeAll(tmp, data);
     fs.renameSync(tmp, target);
   } catch (e) {
     try {

@@ -272,20 +272,30 @@ describe('hardening: full disk and unwritable results folders', function () {
     // A write that fails half-way leaves the previous CSV exactly as it was.
     const csv = file('jobs.csv');
     fs.writeFileSync(csv, 'previous results\n');
-    const originalWrite = realFs.writeFileSync;
-    (realFs as any).writeFileSync = function (p: any, data: any, ...rest: any[]) {
-      if (String(p).startsWith(`${csv}.tmp-`)) {
-        originalWrite.call(realFs, p, String(data).slice(0, 50));
+    // The CSV is streamed into a temporary file: the disk fills up after 50 bytes.
+    const originalOpen = realFs.openSync;
+    const originalWrite = realFs.writeSync;
+    let csvFd = -1;
+    (realFs as any).openSync = function (p: any, ...rest: any[]) {
+      const fd = (originalOpen as any).call(realFs, p, ...rest);
+      if (String(p).startsWith(`${csv}.tmp-`)) csvFd = fd;
+      return fd;
+    };
+    (realFs as any).writeSync = function (fd: any, data: any, ...rest: any[]) {
+      if (fd === csvFd) {
+        originalWrite.call(realFs, fd, String(data).slice(0, 50));
         throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
       }
-      return (originalWrite as any).call(realFs, p, data, ...rest);
+      return (originalWrite as any).call(realFs, fd, data, ...rest);
     };
     let mid;
     try {
       mid = await capture([...base, '--out', csv]);
     } finally {
-      (realFs as any).writeFileSync = originalWrite;
+      (realFs as any).openSync = originalOpen;
+      (realFs as any).writeSync = originalWrite;
     }
+    expect(csvFd).to.be.greaterThan(-1);
     expect(mid.code).to.equal(1);
     expect(mid.err).to.contain(`cannot write ${csv}: no space left on the device (ENOSPC)`);
     expect(fs.readFileSync(csv, 'utf8')).to.equal('previous results\n');
