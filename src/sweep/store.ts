@@ -405,19 +405,18 @@ export function lockResults(file: string, options: { breakLock?: boolean } = {})
       const holder = readLock(lockFile);
       if (holder === undefined) continue; // released meanwhile
       if (!isStale(holder, options.breakLock ?? false)) {
-        throw new Error(
-          `${abs} is being written by process ${holder.pid} on ${holder.host} (lock ${lockFile}). ` +
-            `If no run is active any more, delete the lock file or pass --break-lock.`,
-        );
+        const busy = Object.assign(new Error(`it is being written by process ${holder.pid} on ${holder.host} since ${holder.startedAt ?? '?'}`), { code: 'ELOCKED' });
+        throw new OutputError('lock', abs, busy, `if no run is active any more, delete ${lockFile} or pass --break-lock`);
       }
       removeStaleLock(lockFile, holder);
       sleepMs(5 * (attempt + 1)); // another process may be breaking or re-taking it
     }
   } catch (e) {
+    if (e instanceof OutputError) throw e;
     if ((e as NodeJS.ErrnoException).code !== undefined) throw new OutputError('create the lock file', lockFile, e);
     throw e;
   }
-  throw new Error(`could not lock ${abs} (lock ${lockFile}): it keeps changing hands`);
+  throw new OutputError('lock', abs, Object.assign(new Error('the lock keeps changing hands'), { code: 'ELOCKED' }));
 }
 
 /** Give back a lock taken with `lockResults` (the file is removed at the outermost release). */
