@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import { J } from '../support/helpers';
 import fc from 'fast-check';
-import { BatchEstimates, BatchJobResult, BatchPolicy, simulateBatch } from '../../src/schedulers/batch';
+import { BatchEstimates, BatchJobResult, BatchPolicy, BatchQueueOrder, simulateBatch } from '../../src/schedulers/batch';
 import { WorkloadJob } from '../../src/workloads/job';
 import { parseSwf } from '../../src/workloads/swf';
 import { loadTrace } from '../../src/workloads/traces';
@@ -168,5 +168,25 @@ describe('batch differential: full real traces', () => {
         for (const estimates of ESTIMATES) compare(name, t.jobs, t.info.machineSize, policy, estimates);
       });
     }
+  }
+});
+
+describe('batch differential: queue orders against the reference on a real trace', () => {
+  // Static orders map onto the reference's priority (smaller first, ties by arrival).
+  const ORDERS: [BatchQueueOrder, (j: WorkloadJob, estimate: number) => number][] = [
+    ['sjf', (_j, e) => e],
+    ['ljf', (_j, e) => -e],
+    ['smallest', (j) => j.procs],
+  ];
+  for (const [order, priority] of ORDERS) {
+    it(`KTH-SP2 (first 10,000 jobs), ${order} order under FCFS and EASY, requested estimates: every job identical`, async () => {
+      const t = await loadTrace('KTH-SP2');
+      const jobs = t.jobs.slice(0, 10000);
+      for (const policy of ['fcfs', 'easy'] as BatchPolicy[]) {
+        const fast = simulateBatch(jobs, { machineSize: t.info.machineSize, policy, estimates: 'requested', order });
+        const ref = referenceBatch(jobs, { machineSize: t.info.machineSize, policy, estimates: 'requested', priority });
+        expect(firstDivergence(jobs, fast, ref), `${order} ${policy}`).to.equal('');
+      }
+    });
   }
 });

@@ -50,6 +50,24 @@ import { verifyBatchSchedule, verifyProcessorNames } from './invariants';
 
 export type BatchPolicy = 'fcfs' | 'easy' | 'conservative';
 export type BatchEstimates = 'exact' | 'requested';
+/**
+ * Queue order (which waiting job is the "head" for FCFS and EASY):
+ *  - 'fcfs': submission order (default);
+ *  - 'sjf' / 'ljf': shortest / longest estimate first;
+ *  - 'smallest': fewest processors first;
+ *  - 'wfp3': highest (w/e)^3 · p first, w = wait so far, e = estimate, p = processors
+ *    (WFP, Tang, Lan, Desai & Buettner 2009, "Fault-aware, utility-based job
+ *    scheduling on Blue Gene/P systems"; also Carastan-Santos & de Camargo 2017);
+ *  - 'unicef': highest w / (log2(p) · e) first (UNICEF, same sources);
+ *  - a function `(job, now, estimate) => priority`: highest priority first.
+ * Ties go to submission order. Choice: in WFP3 and UNICEF the estimate is
+ * floored at 1 s and log2(p) at log2(2) = 1 (the published formulas divide by
+ * zero for zero-length or one-processor jobs). Orders other than 'fcfs' are
+ * re-sorted at each scheduling pass, and EASY then scans the queue for
+ * backfill candidates (O(queue) per pass). Conservative backfilling reserves
+ * in submission order and accepts only 'fcfs'.
+ */
+export type BatchQueueOrder = 'fcfs' | 'sjf' | 'ljf' | 'smallest' | 'wfp3' | 'unicef' | ((job: WorkloadJob, now: number, estimate: number) => number);
 
 export interface BatchOptions {
   /** Processors in the machine. */
@@ -57,6 +75,8 @@ export interface BatchOptions {
   policy: BatchPolicy;
   /** What backfilling believes about run times (default 'exact'). */
   estimates?: BatchEstimates;
+  /** Queue order for FCFS and EASY (default 'fcfs'); see {@link BatchQueueOrder}. */
+  order?: BatchQueueOrder;
   /**
    * Diagnostic hook: called when a waiting job gets (or renews) a
    * reservation — the EASY head's shadow time at each scheduling pass, or a
@@ -94,6 +114,18 @@ export function batchEstimate(job: WorkloadJob, estimates: BatchEstimates = 'exa
 }
 
 const POLICIES: readonly BatchPolicy[] = ['fcfs', 'easy', 'conservative'];
+const ORDERS: readonly string[] = ['fcfs', 'sjf', 'ljf', 'smallest', 'wfp3', 'unicef'];
+
+/** Priority (highest first) of a job under a built-in order other than 'fcfs'. */
+function orderScore(order: string, wait: number, est: number, procs: number): number {
+  switch (order) {
+    case 'sjf': return -est;
+    case 'ljf': return est;
+    case 'smallest': return -procs;
+    case 'wfp3': return (wait / Math.max(est, 1)) ** 3 * procs;
+    default: return wait / (Math.log2(Math.max(procs, 2)) * Math.max(est, 1)); // 'unicef'
+  }
+}
 // Event options, shared so the hot path allocates none. Same instant: completions
 // (−1), then the conservative compression (−0.5), arrivals (0), the scheduling pass (1).
 const AT_COMPLETION = { priority: -1, kind: 'completion' };
@@ -116,6 +148,10 @@ export function simulateBatch(jobs: readonly WorkloadJob[], options: BatchOption
   if (!POLICIES.includes(policy)) throw new InputError(`simulateBatch: unknown policy '${policy}' (use ${POLICIES.join(', ')})`, { source: src, field: 'policy' });
   if (estimates !== 'exact' && estimates !== 'requested') throw new InputError(`simulateBatch: estimates must be 'exact' or 'requested', got '${estimates}'`, { source: src, field: 'estimates' });
   if (options.assignProcessors && machineSize > 2 ** 24) throw new InputError(`simulateBatch: assignProcessors needs a machine of at most 2^24 processors, got ${machineSize}`, { source: src, field: 'assignProcessors' });
+  const queueOrder = options.order ?? 'fcfs';
+  if (typeof queueOrder !== 'function' && !ORDERS.includes(queueOrder)) throw new InputError(`simulateBatch: unknown order '${queueOrder}' (use ${ORDERS.join(', ')} or a function)`, { source: src, field: 'order' });
+  if (policy === 'conservative' && queueOrder !== 'fcfs') throw new InputError(`simulateBatch: conservative backfilling reserves in submission order; order must be 'fcfs'`, { source: src, field: 'order' });
+  const reorder = queueOrder !== 'fcfs';
   const checks = invariantChecksEnabled();
   const at = (i: number, field: string) => ({ source: src, field: `jobs[${i}].${field}` });
 
@@ -323,6 +359,15 @@ export function simulateBatch(jobs: readonly WorkloadJob[], options: BatchOption
       wakeup = next < Infinity ? sim.at(next, () => requestPass(), { priority: 0, kind: 'wakeup' }) : undefined;
       return;
     }
+    if (reorder && queue.length - qh > 1) {
+      compactQueue();
+      for (const i of queue) {
+        const v = typeof queueOrder === 'function' ? queueOrder(jobs[i], now, est[i]) : orderScore(queueOrder, now - submit[i], est[i], procs[i]);
+        if (Number.isNaN(v)) throw new InvariantError('batch/order', 'the queue order gave NaN', { job: jobs[i].id, time: now });
+        score[i] = v;
+      }
+      queue.sort((a, b) => score[b] - score[a] || rankOf[a] - rankOf[b]);
+    }
     // FCFS part: start from the head while it fits. The queue is queue[qh..],
     // where jobs backfilled out of order stay as started entries until
     // compacted, so a pass never shifts a deep queue (O(n log n) overall).
@@ -353,6 +398,18 @@ export function simulateBatch(jobs: readonly WorkloadJob[], options: BatchOption
     if (promised && shadow < promised[head]) promised[head] = shadow;
     hook?.({ id: jobs[head].id, time: now, reservedStart: shadow });
     // Backfill, in queue order: later jobs that fit now and do not delay the head.
+    if (reorder) {
+      for (let k = qh + 1; k < queue.length && free > 0; k++) {
+        const i = queue[k];
+        if (!Number.isNaN(start[i]) || procs[i] > free) continue;
+        const endsBefore = now + est[i] <= shadow;
+        if (!endsBefore && procs[i] > extra) continue;
+        if (!endsBefore) extra -= procs[i];
+        startJob(i);
+        dead++;
+      }
+      return;
+    }
     let from = rankOf[head] + 1;
     while (free > 0) {
       const r = nextBackfill(1, 0, size - 1, from, now, shadow, extra);
@@ -381,8 +438,9 @@ export function simulateBatch(jobs: readonly WorkloadJob[], options: BatchOption
   while (size < n) size *= 2;
   const segProcs = policy === 'easy' ? new Float64Array(2 * size).fill(Infinity) : new Float64Array(0);
   const segEst = policy === 'easy' ? new Float64Array(2 * size).fill(Infinity) : new Float64Array(0);
-  const rankOf = policy === 'easy' ? new Float64Array(n) : new Float64Array(0);
-  if (policy === 'easy') for (let r = 0; r < n; r++) rankOf[order[r]] = r;
+  const rankOf = policy === 'easy' || reorder ? new Float64Array(n) : new Float64Array(0);
+  if (rankOf.length) for (let r = 0; r < n; r++) rankOf[order[r]] = r;
+  const score = reorder ? new Float64Array(n) : new Float64Array(0);
   const setLeaf = (rank: number, p: number, e: number) => {
     let v = rank + size;
     segProcs[v] = p;
