@@ -7,7 +7,8 @@ nb=${1:?usage: run-notebook.sh notebooks/NN-topic.ipynb}
 cd "$(dirname "$0")/.."
 [ -f "$nb" ] || { echo "no such notebook: $nb" >&2; exit 2; }
 name=$(basename "$nb" .ipynb)
-mkdir -p "out/$name"
+out=$(realpath -m "${SCHEDLAB_OUT:-$PWD/out}")
+mkdir -p "$out/$name"
 # This clone's own kernel (registered here if the set-up has not done it yet), so
 # the notebook never runs on the tslab of another checkout registered as "tslab".
 kernel=${SCHEDLAB_KERNEL:-$(node -e 'const j = require("./dist/analysis/jupyter"); const n = j.kernelNameFor(process.cwd());
@@ -15,10 +16,10 @@ kernel=${SCHEDLAB_KERNEL:-$(node -e 'const j = require("./dist/analysis/jupyter"
 start=$(date +%s)
 # Cells run with notebooks/ as the working directory, as in Jupyter.
 ( cd "$(dirname "$nb")" && /usr/bin/jupyter-nbconvert --to notebook --execute "$(basename "$nb")" \
-    --output-dir "$PWD/../out/$name" --output "$name" \
+    --output-dir "$out/$name" --output "$name" \
     --ExecutePreprocessor.kernel_name="$kernel" \
     --ExecutePreprocessor.timeout="${SCHEDLAB_CELL_TIMEOUT:-3600}" 2> >(grep -v -e MissingIDFieldWarning -e 'validate(nb)' -e nodedir >&2) )
-python3 - "out/$name/$name.ipynb" <<'PY'
+python3 - "$out/$name/$name.ipynb" <<'PY'
 import json, sys
 path = sys.argv[1]
 nb = json.load(open(path))
@@ -41,4 +42,4 @@ if bad:
     print(f"{path}: {len(bad)} cell(s) with errors", file=sys.stderr)
     sys.exit(1)
 PY
-echo "[notebook] $name: ok in $(( $(date +%s) - start )) s, $(( $(stat -c %s "out/$name/$name.ipynb") / 1024 )) kB -> out/$name/" >&2
+echo "[notebook] $name: ok in $(( $(date +%s) - start )) s, $(( $(stat -c %s "$out/$name/$name.ipynb") / 1024 )) kB -> $out/$name/" >&2
