@@ -367,6 +367,28 @@ function pidAlive(pid: number): boolean {
 }
 
 /**
+ * When a process started, in clock ticks since boot (field 22 of
+ * /proc/<pid>/stat), or undefined where /proc is not readable. A lock records
+ * it so that a pid reused after a crash is not taken for the lock's holder.
+ */
+export function processStartTicks(pid: number): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces and parentheses: count from the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[19]);
+    return Number.isFinite(ticks) ? ticks : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The content of a lock taken by this process. */
+function lockContent(): string {
+  return JSON.stringify({ pid: process.pid, host: os.hostname(), startedAt: new Date().toISOString(), pidStart: processStartTicks(process.pid) });
+}
+
+/**
  * Locks held by this process (results file → nesting depth): a process that
  * already holds a file's lock (e.g. `schedlab paper` around its shard merge
  * and run) may take it again.
@@ -395,7 +417,7 @@ export function lockResults(file: string, options: { breakLock?: boolean } = {})
     return;
   }
   const lockFile = abs + '.lock';
-  const me = JSON.stringify({ pid: process.pid, host: os.hostname(), startedAt: new Date().toISOString() });
+  const me = lockContent();
   try {
     for (let attempt = 0; attempt < 5; attempt++) {
       if (linkNew(lockFile, me)) {
@@ -447,7 +469,7 @@ function sleepMs(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
-type LockContent = { pid?: number; host?: string; startedAt?: string; raw: string };
+type LockContent = { pid?: number; host?: string; startedAt?: string; pidStart?: number; raw: string };
 
 /** Create `target` holding `content`, atomically; false when it exists. */
 function linkNew(target: string, content: string): boolean {
@@ -481,13 +503,17 @@ function readLock(lockFile: string): LockContent | undefined {
 function isStale(holder: LockContent, breakLock: boolean): boolean {
   if (breakLock) return true;
   if (holder.pid === undefined) return true;
-  return holder.host === os.hostname() && !pidAlive(holder.pid);
+  if (holder.host !== os.hostname()) return false;
+  if (!pidAlive(holder.pid)) return true;
+  // Alive, but perhaps another process that got the dead holder's pid.
+  const started = processStartTicks(holder.pid);
+  return holder.pidStart !== undefined && started !== undefined && started !== holder.pidStart;
 }
 
 /** Remove `lockFile` if it still holds `seen`, under the break lock. */
 function removeStaleLock(lockFile: string, seen: LockContent): void {
   const breaker = lockFile + '.break';
-  const me = JSON.stringify({ pid: process.pid, host: os.hostname(), startedAt: new Date().toISOString() });
+  const me = lockContent();
   if (!linkNew(breaker, me)) {
     // Another process is breaking the lock. A break lock left by a dead process
     // (it crashed in these few lines) is removed once it is old enough.

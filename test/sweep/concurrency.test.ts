@@ -10,6 +10,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { defineSweep, mergeResults, readResultsFile, ResultsWriter, runSweep } from '../../src/sweep';
+import { lockResults, processStartTicks, unlockResults } from '../../src/sweep/store';
 import { PaperExperiment, runPaperSweep } from '../../src/sweep/papers';
 
 const DIST = path.resolve(__dirname, '..', '..', 'dist');
@@ -162,5 +163,20 @@ describe('results store: reading and merging', () => {
     const m = mergeResults(path.join(tmp, 'merged.jsonl'), files, { log: (w) => warnings.push(w) });
     expect(m.warnings.join('\n')).to.match(/no records of shard 1\/3/);
     expect(warnings.join('\n')).to.match(/no records of shard 1\/3/);
+  });
+
+  it('a lock whose pid now belongs to another process (pid reused after a crash) is stale; its true holder is not', () => {
+    const ppid = process.ppid; // alive, and not this process
+    const started = processStartTicks(ppid);
+    expect(started, '/proc/<pid>/stat readable').to.be.a('number');
+    const file = path.join(tmp, 'reused.jsonl');
+    const lock = (pidStart: number) => fs.writeFileSync(`${file}.lock`, JSON.stringify({ pid: ppid, host: os.hostname(), startedAt: '2026-01-01T00:00:00Z', pidStart }));
+    lock(started!);
+    expect(() => lockResults(file)).to.throw(/being written by process/);
+    lock(started! + 1);
+    lockResults(file);
+    expect(JSON.parse(fs.readFileSync(`${file}.lock`, 'utf8')).pid).to.equal(process.pid);
+    unlockResults(file);
+    expect(fs.existsSync(`${file}.lock`)).to.equal(false);
   });
 });
