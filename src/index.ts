@@ -5,6 +5,8 @@
 export * from './util/random';
 export * from './util/errors';
 export * from './util/invariants';
+export { portable, isPortableRef, PortableRef } from './util/portable';
+export { PolicyRef, isPolicyRef } from './util/modules';
 export * from './engine/heap';
 export * from './engine/events';
 export * from './engine/platform';

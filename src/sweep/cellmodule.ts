@@ -1,110 +1,20 @@
 /**
  * Finding and loading the module that holds a sweep's cell function, in the
  * main thread or in a worker (compiled JS from dist/, or .ts via ts-node).
+ * The general loading of user modules lives in util/modules.ts.
  */
-import * as fs from 'fs';
-import * as path from 'path';
 import type { SweepDefinition } from './grid';
 import { InputError } from '../util/errors';
+import { requireModule, resolveModulePath } from '../util/modules';
 
-/** The schedlab package root (works from src/ under ts-node and from dist/). */
-export const TOOLKIT_ROOT = path.resolve(__dirname, '..', '..');
-
-function existingFile(p: string): string | null {
-  for (const candidate of [p, p + '.js', p + '.ts']) {
-    try {
-      if (fs.statSync(candidate).isFile()) return candidate;
-    } catch {
-      /* try next */
-    }
-  }
-  return null;
-}
-
-/**
- * Absolute path of a cell module. Relative paths are looked up in `baseDir`,
- * then (unless they start with ./ or ../) in the working directory and the
- * schedlab package root, then resolved as a package specifier.
- */
-export function resolveModulePath(modulePath: string, baseDir: string): string {
-  if (path.isAbsolute(modulePath)) {
-    const found = existingFile(modulePath);
-    if (found) return found;
-    throw new InputError(`cell module not found: ${modulePath}`, { source: modulePath, field: 'cell.module' });
-  }
-  const explicit = modulePath.startsWith('./') || modulePath.startsWith('../');
-  const dirs = explicit ? [baseDir] : [baseDir, process.cwd(), TOOLKIT_ROOT];
-  for (const dir of dirs) {
-    const found = existingFile(path.resolve(dir, modulePath));
-    if (found) return found;
-  }
-  try {
-    return require.resolve(modulePath, { paths: [baseDir, process.cwd()] });
-  } catch {
-    /* fall through */
-  }
-  const hint = modulePath.startsWith('dist/') ? ' (run `npm run build` to build dist/)' : '';
-  throw new InputError(`cell module ${JSON.stringify(modulePath)} not found in ${[...new Set(dirs)].join(', ')}${hint}`, { source: modulePath, field: 'cell.module' });
-}
+export {
+  TOOLKIT_ROOT, resolveModulePath, tsNodePath, tsNodeOptions, ensureTsNode, loadModuleExport,
+  ModuleExportRef, isModuleExportRef, loadModuleExportRef,
+} from '../util/modules';
 
 /** Absolute path of the sweep's cell module. */
 export function resolveCellModule(sweep: SweepDefinition): string {
   return resolveModulePath(sweep.cell.module, sweep.baseDir);
-}
-
-/** Path of ts-node's package, or null when it is not installed. */
-export function tsNodePath(): string | null {
-  try {
-    return require.resolve('ts-node', { paths: [TOOLKIT_ROOT, process.cwd()] });
-  } catch {
-    return null;
-  }
-}
-
-/**
- * ts-node options for loading .ts cells: transpile only, CommonJS, whatever
- * the working directory (without a tsconfig.json ts-node would pick ESM
- * settings that cannot be `require`d).
- */
-export function tsNodeOptions(): Record<string, unknown> {
-  const project = path.join(TOOLKIT_ROOT, 'tsconfig.json');
-  return {
-    transpileOnly: true,
-    ...(fs.existsSync(project) ? { project } : { skipProject: true }),
-    compilerOptions: { module: 'commonjs', moduleResolution: 'node' },
-  };
-}
-
-/** Make `require` understand .ts files (transpile only), once per thread. */
-export function ensureTsNode(tsNode: string | null = tsNodePath()): void {
-  if ((process as any)[Symbol.for('ts-node.register.instance')]) return;
-  if (!tsNode) throw new Error('loading a .ts cell module needs ts-node, which is not installed; build to dist/ and point at the .js file');
-  // eslint-disable-next-line @typescript-eslint/no-var-requires
-  require(tsNode).register(tsNodeOptions());
-}
-
-/** `require` a module by absolute path (.ts through ts-node); `what` names it in errors ("cell", "policy"). */
-function requireModule(modulePath: string, what: string, field: string): any {
-  if (modulePath.endsWith('.ts')) ensureTsNode();
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-var-requires
-    return require(modulePath);
-  } catch (e) {
-    throw new InputError(`cannot load ${what} module ${modulePath}: ${(e as Error).message}`, { source: modulePath, field: `${field}.module` });
-  }
-}
-
-/** Load export `exportName` of `modulePath` (absolute), whatever its type; `what`/`field` name it in errors. */
-export function loadModuleExport(modulePath: string, exportName: string, what: string, field: string): unknown {
-  const mod = requireModule(modulePath, what, field);
-  if (mod === null || mod === undefined || !(exportName in Object(mod))) {
-    const names = mod && typeof mod === 'object' ? Object.keys(mod) : [];
-    throw new InputError(`${what} module ${modulePath} has no export ${JSON.stringify(exportName)}` + (names.length ? ` (exports: ${names.join(', ')})` : ''), {
-      source: modulePath,
-      field: `${field}.export`,
-    });
-  }
-  return mod[exportName];
 }
 
 /** Load `exportName` from `modulePath` (absolute) and check it is a function. */
@@ -132,23 +42,3 @@ export function toJsonResult(result: unknown): string {
   return text;
 }
 
-/** A value exported by a module, named in JSON (sweep params must be JSON): `{ module, export }`. */
-export interface ModuleExportRef {
-  module: string;
-  export: string;
-}
-
-/** True for `{ module: string, export: string }`. */
-export function isModuleExportRef(x: unknown): x is ModuleExportRef {
-  const o = x as Partial<ModuleExportRef> | null;
-  return o !== null && typeof o === 'object' && typeof o.module === 'string' && typeof o.export === 'string';
-}
-
-/**
- * Load what a `{ module, export }` reference names; the module path is
- * resolved as a cell module's is (absolute, or relative to `baseDir`, the
- * working directory or the schedlab root). Each thread loads it once (require cache).
- */
-export function loadModuleExportRef(ref: ModuleExportRef, what: string, baseDir = process.cwd()): unknown {
-  return loadModuleExport(resolveModulePath(ref.module, baseDir), ref.export, what, what);
-}

@@ -20,7 +20,7 @@
  * early: First Fit is the chooser that takes the first one.
  */
 import { InputError } from '../../util/errors';
-import { isModuleExportRef, loadModuleExportRef, ModuleExportRef } from '../../sweep/cellmodule';
+import { isPolicyRef, loadPolicyRef, PolicyRef } from '../../util/modules';
 
 /** One feasible start time with its maximum availability rectangle. */
 export interface AvailabilityRectangle {
@@ -88,7 +88,7 @@ export type ReservationPolicyObject =
   | { readonly name: string; readonly choose: RectangleChooser; readonly score?: undefined };
 
 /** A policy exported by a module, for sweeps run in worker threads (params must be JSON). */
-export type PolicyModuleRef = ModuleExportRef;
+export type PolicyModuleRef = PolicyRef;
 
 /** Anything the simulator accepts as a policy: a built-in's name, a policy object, or a module reference. */
 export type ReservationPolicySpec = ReservationPolicy | ReservationPolicyObject | PolicyModuleRef;
@@ -150,7 +150,10 @@ export function checkReservationPolicyObject(p: unknown, source = 'policy'): Res
  */
 export function resolveReservationPolicy(spec: ReservationPolicySpec, source = 'policy'): ReservationPolicyObject {
   if (typeof spec === 'string') return BUILTIN_RESERVATION_POLICIES[checkReservationPolicy(spec)];
-  if (isModuleExportRef(spec)) return checkReservationPolicyObject(loadModuleExportRef(spec, 'policy'), `${spec.module}#${spec.export}`);
+  if (isPolicyRef(spec)) {
+    const { value, where } = loadPolicyRef(spec);
+    return checkReservationPolicyObject(value, where);
+  }
   return checkReservationPolicyObject(spec, source);
 }
 

@@ -25,7 +25,7 @@
  * InvariantErrors whose message starts with the policy's name and which name
  * the job and the time.
  */
-import { isModuleExportRef, loadModuleExportRef, ModuleExportRef } from '../../sweep/cellmodule';
+import { isPolicyRef, loadPolicyRef, PolicyRef } from '../../util/modules';
 import { InputError } from '../../util/errors';
 import type { TwoTierJob } from './simulator';
 
@@ -102,7 +102,7 @@ export interface TwoTierSchedulingPolicy {
 }
 
 /** A built-in's name, a policy object, or `{ module, export }` naming one (sweep cells in worker threads). */
-export type TwoTierPolicySpec = TwoTierPolicy | TwoTierSchedulingPolicy | ModuleExportRef;
+export type TwoTierPolicySpec = TwoTierPolicy | TwoTierSchedulingPolicy | PolicyRef;
 
 const EPS = 1e-9;
 
@@ -234,8 +234,9 @@ export function resolveTwoTierPolicy(spec: TwoTierPolicySpec, source = 'simulate
     }
     return BUILTIN_TWO_TIER_POLICIES[spec];
   }
-  const where = isModuleExportRef(spec) ? `${spec.module}#${spec.export}` : source;
-  const p = (isModuleExportRef(spec) ? loadModuleExportRef(spec, 'policy') : spec) as Partial<TwoTierSchedulingPolicy> | null;
+  const loaded = isPolicyRef(spec) ? loadPolicyRef(spec) : { value: spec, where: source };
+  const where = loaded.where;
+  const p = loaded.value as Partial<TwoTierSchedulingPolicy> | null;
   if (p === null || typeof p !== 'object') throw new InputError(`${where}: a policy must be a built-in name or an object, got ${String(p)}`, { source: where, field: 'policy' });
   if (typeof p.name !== 'string' || p.name === '') throw new InputError(`${where}: a policy object needs a non-empty string 'name'`, { source: where, field: 'policy.name' });
   if (typeof p.schedule !== 'function') throw new InputError(`${where}: policy '${p.name}' needs a schedule(ctx) method`, { source: where, field: 'policy.schedule' });
