@@ -16,15 +16,11 @@
 import { InputError } from './errors';
 
 /** A JSON description of a policy object whose functions travel as source text. */
-export interface PortableRef {
-  portable: PortableValue;
-}
+// Type aliases, not interfaces, so that a PortableRef is assignable to a sweep's JSON parameters.
+export type PortableRef = { portable: PortableValue };
 
-type PortableValue =
-  | { fn: string }
-  | { object: Record<string, PortableValue> }
-  | { array: PortableValue[] }
-  | { json: unknown };
+type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+type PortableValue = { fn: string } | { object: { [key: string]: PortableValue } } | { array: PortableValue[] } | { json: JsonValue };
 
 /** True for what `portable()` returns (after a JSON round trip too). */
 export function isPortableRef(x: unknown): x is PortableRef {
@@ -60,7 +56,7 @@ function encode(value: unknown, where: string): PortableValue {
     return { object: out };
   }
   if (typeof value === 'number' && !Number.isFinite(value)) throw new InputError(`${where}: ${value} is not JSON; compute it inside a function`, { source: SOURCE, field: where });
-  return { json: value === undefined ? null : value };
+  return { json: value === undefined ? null : (value as JsonValue) };
 }
 
 /**
