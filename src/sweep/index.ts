@@ -11,3 +11,4 @@ export * from './slurm';
 export * from './load';
 export * from './progress';
 export { resolveCellModule, resolveModulePath, TOOLKIT_ROOT } from './cellmodule';
+export * from './compare';
