@@ -29,7 +29,7 @@
  *    estimate is raised to the run time (jobs are not killed at their limit;
  *    this keeps every reservation a guarantee). Use {@link batchEstimate} to
  *    see the value used for a job.
- *  - Queue order is submission order, ties by input order.
+ *  - Queue order: submission order by default, ties by input order (see {@link BatchQueueOrder}).
  *  - Conservative: a job with a zero estimate (or one so small that
  *    t + estimate = t in floating point) gets a zero-length reservation, which holds no processors in the profile; a job backfilled
  *    later may then cover that instant, and the zero-length job starts when
@@ -42,6 +42,7 @@
  * than any reservation it was given: the EASY head's shadow time, a
  * conservative reservation); and at the end, independently of the
  * scheduler's bookkeeping, the whole schedule ({@link verifyBatchSchedule}).
+ * A policy other than the built-ins always runs with these checks on.
  */
 import { Simulation, ScheduledEvent } from '../../engine/events';
 import { InputError } from '../../util/errors';
