@@ -1,3 +1,4 @@
 export * from './simulate';
 export * from './conservative';
 export * from './invariants';
+export * from './policies';

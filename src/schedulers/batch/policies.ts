@@ -1,0 +1,235 @@
+/**
+ * Batch start/backfill policies: the open interface and the three built-ins
+ * (FCFS, EASY, conservative) written on it.
+ *
+ * A policy is an object with a name and a few event methods, in the manner
+ * of pybatsim: `onJobSubmitted` and `onJobCompleted` (optional) and
+ * `schedule`, called once per instant after all arrivals and completions of
+ * that instant. `schedule` starts jobs with `ctx.startJob(job)` (at once, so
+ * the next query sees the new state) or returns the jobs to start, which are
+ * started in order after it returns. `ctx.reserve(job, time)` promises a job
+ * a start no later than `time`; the engine checks the promise is kept.
+ *
+ * Jobs are numbers (their index in the input); the context answers questions
+ * about them. A policy other than the three built-ins always runs with the
+ * invariant checks on. Errors are InvariantErrors whose message starts with
+ * `policy <name>:` and which name the job and the time.
+ */
+import { isModuleExportRef, loadModuleExportRef, ModuleExportRef } from '../../sweep/cellmodule';
+import { InputError } from '../../util/errors';
+import { InvariantError } from '../../util/invariants';
+import type { ProcessorProfile } from '../../engine/profile';
+
+export type BatchPolicy = 'fcfs' | 'easy' | 'conservative';
+export const BATCH_POLICIES: readonly BatchPolicy[] = ['fcfs', 'easy', 'conservative'];
+
+/** A job as `ctx.job(j)` describes it (a fresh object). */
+export interface BatchJobInfo {
+  /** The job's number (index in the input). */
+  job: number;
+  id: number;
+  submit: number;
+  procs: number;
+  /** The run time the scheduler believes (see batchEstimate). */
+  estimate: number;
+  /** now − submit. */
+  wait: number;
+}
+
+/** The profile's queries (the object is the engine's: never change it). */
+export type ReadonlyProcessorProfile = Pick<ProcessorProfile, 'capacity' | 'origin' | 'size' | 'freeAt' | 'minFree' | 'fits' | 'earliestStart' | 'segments'>;
+
+/** What a batch policy sees, and its two ways to act (startJob, reserve) plus wakeUpAt. */
+export interface BatchContext {
+  readonly now: number;
+  readonly machineSize: number;
+  /** Processors free now. */
+  readonly free: number;
+  /** Jobs that completed before their estimated end since the previous pass. */
+  readonly endedEarly: number;
+  /** True when the queue order is arrival order (option `order: 'fcfs'`). */
+  readonly queueInArrivalOrder: boolean;
+
+  id(job: number): number;
+  submit(job: number): number;
+  procs(job: number): number;
+  estimate(job: number): number;
+  /** now − submit. */
+  wait(job: number): number;
+  /** Position in arrival order (submit, then input order). */
+  rank(job: number): number;
+  job(job: number): BatchJobInfo;
+  isRunning(job: number): boolean;
+  /** start + estimate of a running job. */
+  estimatedEnd(job: number): number;
+  /** The job's latest reservation (NaN if none). */
+  reservation(job: number): number;
+
+  /** Waiting jobs. */
+  readonly queueLength: number;
+  /** First waiting job in queue order, −1 when none. O(1) amortised. */
+  head(): number;
+  /** Waiting jobs in queue order. Jobs started after the call stay in the array: test isRunning. Valid until the next call. O(queue). */
+  waiting(): readonly number[];
+  readonly runningCount: number;
+  /** The k-th running job by estimated end (ties: start order), 0 ≤ k < runningCount. */
+  running(k: number): number;
+
+  /** Fewest processors of any waiting job (Infinity when none). O(1) after the first call. */
+  minWaitingProcs(): number;
+  /**
+   * First waiting job in arrival order after job `after` (−1: from the first)
+   * that fits in the free processors and either ends by `shadow` (now +
+   * estimate ≤ shadow) or needs at most `extra` processors; −1 when none.
+   * O(log n) per answer (a segment tree over arrival ranks, built on first use).
+   */
+  backfillCandidate(after: number, shadow: number, extra: number): number;
+  /**
+   * Free processors over time from running jobs' estimated ends and the
+   * reservations made with `reserve` (built on first use; from then on every
+   * reservation books its rectangle in it and must fit).
+   */
+  readonly profile: ReadonlyProcessorProfile;
+  /** Earliest start ≥ now of the job in the profile, ignoring its own reservation. */
+  earliestStart(job: number): number;
+
+  /** Start a waiting job now. */
+  startJob(job: number): void;
+  /** Promise the job a start no later than `time` (≥ now); replaces its previous reservation. */
+  reserve(job: number, time: number): void;
+  /** Call schedule again at `time` (> now), even if nothing arrives or completes then. The earliest request of a pass wins. */
+  wakeUpAt(time: number): void;
+}
+
+/** A batch scheduling policy (built-in or user-supplied). */
+export interface BatchSchedulingPolicy {
+  readonly name: string;
+  onJobSubmitted?(job: number, ctx: BatchContext): void;
+  onJobCompleted?(job: number, ctx: BatchContext): void;
+  schedule(ctx: BatchContext): readonly number[] | void;
+}
+
+/** A built-in's name, a policy object, or `{ module, export }` naming one (sweep cells in worker threads). */
+export type BatchPolicySpec = BatchPolicy | BatchSchedulingPolicy | ModuleExportRef;
+
+/** FCFS: start from the head of the queue while it fits. */
+const fcfs: BatchSchedulingPolicy = {
+  name: 'fcfs',
+  schedule(ctx) {
+    for (let h = ctx.head(); h >= 0 && ctx.procs(h) <= ctx.free; h = ctx.head()) ctx.startJob(h);
+  },
+};
+
+/**
+ * EASY (Lifka 1995; Mu'alem & Feitelson 2001): FCFS, then the head gets a
+ * reservation at the shadow time (when enough processors are expected free),
+ * and a later job may start now if it fits and either ends by the shadow
+ * time or uses only processors the head will not need ("extra").
+ */
+const easy: BatchSchedulingPolicy = {
+  name: 'easy',
+  schedule(ctx) {
+    let head = ctx.head();
+    for (; head >= 0 && ctx.procs(head) <= ctx.free; head = ctx.head()) ctx.startJob(head);
+    if (head < 0 || ctx.free === 0 || ctx.free < ctx.minWaitingProcs()) return;
+    const now = ctx.now;
+    const need = ctx.procs(head);
+    let avail = ctx.free;
+    let shadow = Infinity;
+    let extra = 0;
+    const n = ctx.runningCount;
+    for (let k = 0; k < n; k++) {
+      avail += ctx.procs(ctx.running(k));
+      if (avail >= need) {
+        const end = ctx.estimatedEnd(ctx.running(k));
+        // Every job with the same estimated end is free at the shadow time too.
+        while (k + 1 < n && ctx.estimatedEnd(ctx.running(k + 1)) === end) avail += ctx.procs(ctx.running(++k));
+        shadow = Math.max(now, end);
+        extra = avail - need;
+        break;
+      }
+    }
+    if (shadow === Infinity) throw new InvariantError('batch/reservation', 'policy easy: the queue head can never start', { job: ctx.id(head), time: now });
+    ctx.reserve(head, shadow);
+    if (!ctx.queueInArrivalOrder) {
+      // Backfill in queue order: scan it.
+      const q = ctx.waiting();
+      for (let k = 1; k < q.length && ctx.free > 0; k++) {
+        const i = q[k];
+        if (ctx.isRunning(i) || ctx.procs(i) > ctx.free) continue;
+        const endsBefore = now + ctx.estimate(i) <= shadow;
+        if (!endsBefore && ctx.procs(i) > extra) continue;
+        if (!endsBefore) extra -= ctx.procs(i);
+        ctx.startJob(i);
+      }
+      return;
+    }
+    // Queue order is arrival order: the backfill index finds each candidate in O(log n).
+    for (let i = ctx.backfillCandidate(head, shadow, extra); i >= 0 && ctx.free > 0; i = ctx.backfillCandidate(i, shadow, extra)) {
+      if (!(now + ctx.estimate(i) <= shadow)) extra -= ctx.procs(i);
+      ctx.startJob(i);
+    }
+  },
+};
+
+/**
+ * Conservative backfilling: every waiting job holds a reservation in the
+ * profile, made in queue order at the earliest time that delays no earlier
+ * one. When jobs end before their estimate, the reservations are recomputed
+ * in queue order (each can only move earlier). A job starts at its reservation.
+ */
+const conservative: BatchSchedulingPolicy = {
+  name: 'conservative',
+  schedule(ctx) {
+    const now = ctx.now;
+    const q = ctx.waiting();
+    if (ctx.endedEarly > 0) {
+      for (const i of q) {
+        const old = ctx.reservation(i);
+        if (Number.isNaN(old)) continue; // arrived at this instant: reserved below
+        const t = ctx.earliestStart(i);
+        // A zero-length reservation holds nothing (and may lie in the past when its job could not start on time).
+        if (t > old && old + ctx.estimate(i) > old) throw new InvariantError('batch/reservation', `policy conservative: reservation moved later, from ${old} to ${t}`, { job: ctx.id(i), time: now });
+        if (t !== old) ctx.reserve(i, t);
+      }
+    }
+    for (const i of q) if (Number.isNaN(ctx.reservation(i))) ctx.reserve(i, ctx.earliestStart(i));
+    let next = Infinity;
+    for (const i of q) {
+      const r = ctx.reservation(i);
+      // A zero-length reservation holds no processors in the profile, so a
+      // job reserved for now may find them still taken by a zero-run-time job
+      // that ends at this same instant; it then starts at the next pass (same time).
+      if (r <= now && ctx.procs(i) <= ctx.free) ctx.startJob(i);
+      else if (r > now && r < next) next = r;
+    }
+    if (next < Infinity) ctx.wakeUpAt(next);
+  },
+};
+
+/** The three built-ins as policy objects. */
+export const BUILTIN_BATCH_POLICIES: Readonly<Record<BatchPolicy, BatchSchedulingPolicy>> = Object.freeze({ fcfs, easy, conservative });
+
+/** True for one of the built-in policy objects (their checks follow the global switch). */
+export function isBuiltinBatchPolicy(p: BatchSchedulingPolicy): boolean {
+  return (BUILTIN_BATCH_POLICIES as Record<string, BatchSchedulingPolicy>)[p.name] === p;
+}
+
+/** The policy object of a spec; throws an InputError naming `source` when it is not usable. */
+export function resolveBatchPolicy(spec: BatchPolicySpec, source = 'simulateBatch'): BatchSchedulingPolicy {
+  if (typeof spec === 'string') {
+    if (!(BATCH_POLICIES as readonly string[]).includes(spec)) {
+      throw new InputError(`${source}: unknown policy '${spec}' (use ${BATCH_POLICIES.join(', ')}, a policy object or { module, export })`, { source, field: 'policy' });
+    }
+    return BUILTIN_BATCH_POLICIES[spec];
+  }
+  const where = isModuleExportRef(spec) ? `${spec.module}#${spec.export}` : source;
+  const p = (isModuleExportRef(spec) ? loadModuleExportRef(spec, 'policy') : spec) as Partial<BatchSchedulingPolicy> | null;
+  if (p === null || typeof p !== 'object') throw new InputError(`${where}: a policy must be a built-in name or an object, got ${String(p)}`, { source: where, field: 'policy' });
+  if (typeof p.name !== 'string' || p.name === '') throw new InputError(`${where}: a policy object needs a non-empty string 'name'`, { source: where, field: 'policy.name' });
+  if (typeof p.schedule !== 'function') throw new InputError(`${where}: policy '${p.name}' needs a schedule(ctx) method`, { source: where, field: 'policy.schedule' });
+  for (const m of ['onJobSubmitted', 'onJobCompleted'] as const) {
+    if (p[m] !== undefined && typeof p[m] !== 'function') throw new InputError(`${where}: policy '${p.name}': ${m} must be a method`, { source: where, field: `policy.${m}` });
+  }
+  return p as BatchSchedulingPolicy;
+}

@@ -1,0 +1,436 @@
+/**
+ * The batch family's state: the waiting queue in queue order, the running
+ * jobs sorted by estimated end, the free processors, the EASY backfill index,
+ * the processor profile and the invariant bookkeeping. It is the context a
+ * policy sees (policies.ts); the engine loop (simulate.ts) drives it.
+ *
+ * Jobs are numbers: their index in the input. The index and the profile are
+ * built the first time a policy asks for them, so a policy that does not use
+ * them does not pay for them.
+ */
+import { ProcessorProfile } from '../../engine/profile';
+import { InvariantError } from '../../util/invariants';
+import { WorkloadJob } from '../../workloads/job';
+import type { BatchContext, BatchJobInfo, BatchSchedulingPolicy } from './policies';
+
+/** A queue order as simulate.ts accepts it (see BatchQueueOrder there). */
+export type QueueOrderSpec = string | ((job: WorkloadJob, now: number, estimate: number) => number);
+
+/** Priority (highest first) of a job under a built-in order other than 'fcfs'. */
+function orderScore(order: string, wait: number, est: number, procs: number): number {
+  switch (order) {
+    case 'sjf': return -est;
+    case 'ljf': return est;
+    case 'smallest': return -procs;
+    case 'wfp3': return (wait / Math.max(est, 1)) ** 3 * procs;
+    default: return wait / (Math.log2(Math.max(procs, 2)) * Math.max(est, 1)); // 'unicef'
+  }
+}
+
+export class BatchState implements BatchContext {
+  now = 0;
+  free: number;
+  readonly queueInArrivalOrder: boolean;
+  /** Start time per job (NaN until started). */
+  readonly start: Float64Array;
+  /** Processor names per job (assignProcessors). */
+  readonly used: number[][] | undefined;
+  /** Earliest wake-up the policy asked for in this pass (Infinity: none). */
+  wakeTime = Infinity;
+  /** Jobs that completed before their estimated end since the last pass. */
+  endedEarly = 0;
+
+  // Waiting jobs: queue[qh..] in queue order; jobs started out of order stay as
+  // started entries (`dead`) until compacted, so a pass never shifts a deep queue.
+  private readonly queue: number[] = [];
+  private qh = 0;
+  private dead = 0;
+  // Running jobs sorted by estimated end (ties: start order).
+  private readonly runEnd: number[] = [];
+  private readonly runJob: number[] = [];
+  private readonly rankOf: Float64Array;
+  private readonly score: Float64Array;
+  // EASY backfill index over arrival ranks (built on first use): each subtree
+  // holds the fewest processors and the shortest estimate among its waiting jobs.
+  private size = 0;
+  private segProcs = new Float64Array(0);
+  private segEst = new Float64Array(0);
+  // Processor profile (built on first use) and each job's latest reservation.
+  private prof: ProcessorProfile | undefined;
+  private readonly resAt: Float64Array;
+  private readonly promised: Float64Array | undefined;
+  private readonly names: ProcessorNames | undefined;
+
+  constructor(
+    readonly jobs: readonly WorkloadJob[],
+    readonly machineSize: number,
+    private readonly submitT: Float64Array,
+    private readonly runtimeT: Float64Array,
+    private readonly est: Float64Array,
+    private readonly procsN: Int32Array,
+    /** Input indices in arrival order (submit, then input order). */
+    private readonly order: readonly number[],
+    private readonly queueOrder: QueueOrderSpec,
+    readonly policy: BatchSchedulingPolicy,
+    /** Check release, single start, reservations (capacity is always checked). */
+    readonly checks: boolean,
+    assignProcessors: boolean,
+    private readonly hook: ((r: { id: number; time: number; reservedStart: number }) => void) | undefined,
+  ) {
+    const n = jobs.length;
+    this.free = machineSize;
+    this.queueInArrivalOrder = queueOrder === 'fcfs';
+    this.start = new Float64Array(n).fill(NaN);
+    this.resAt = new Float64Array(n).fill(NaN);
+    this.promised = checks ? new Float64Array(n).fill(Infinity) : undefined;
+    this.rankOf = new Float64Array(n);
+    for (let r = 0; r < n; r++) this.rankOf[order[r]] = r;
+    this.score = this.queueInArrivalOrder ? new Float64Array(0) : new Float64Array(n);
+    this.names = assignProcessors ? new ProcessorNames(machineSize) : undefined;
+    this.used = assignProcessors ? new Array(n) : undefined;
+  }
+
+  /** An InvariantError naming the policy, the job and the time. */
+  fail(invariant: string, detail: string, job?: number): InvariantError {
+    return new InvariantError(invariant, `policy ${this.policy.name}: ${detail}`, { job: job === undefined ? undefined : this.jobs[job].id, time: this.now });
+  }
+
+  // ---- queries (BatchContext) ----
+
+  id(job: number): number { return this.jobs[job].id; }
+  submit(job: number): number { return this.submitT[job]; }
+  procs(job: number): number { return this.procsN[job]; }
+  estimate(job: number): number { return this.est[job]; }
+  rank(job: number): number { return this.rankOf[job]; }
+  wait(job: number): number { return this.now - this.submitT[job]; }
+  isRunning(job: number): boolean { return !Number.isNaN(this.start[job]); }
+  estimatedEnd(job: number): number { return this.start[job] + this.est[job]; }
+  reservation(job: number): number { return this.resAt[job]; }
+  job(job: number): BatchJobInfo {
+    return { job, id: this.jobs[job].id, submit: this.submitT[job], procs: this.procsN[job], estimate: this.est[job], wait: this.now - this.submitT[job] };
+  }
+
+  get queueLength(): number { return this.queue.length - this.qh - this.dead; }
+
+  /** First waiting job in queue order, −1 when none. */
+  head(): number {
+    const q = this.queue;
+    while (this.qh < q.length && !Number.isNaN(this.start[q[this.qh]])) {
+      this.qh++;
+      this.dead--;
+    }
+    return this.qh < q.length ? q[this.qh] : -1;
+  }
+
+  /** The waiting jobs in queue order; jobs started later stay in the array (test isRunning). */
+  waiting(): readonly number[] {
+    if (this.qh > 0 || this.dead > 0) this.compact();
+    return this.queue;
+  }
+
+  get runningCount(): number { return this.runJob.length; }
+  running(k: number): number { return this.runJob[k]; }
+
+  minWaitingProcs(): number {
+    if (this.size === 0) this.buildIndex();
+    return this.segProcs[1];
+  }
+
+  backfillCandidate(after: number, shadow: number, extra: number): number {
+    if (this.size === 0) this.buildIndex();
+    const r = this.nextBackfill(1, 0, this.size - 1, after < 0 ? 0 : this.rankOf[after] + 1, shadow, extra);
+    return r < 0 ? -1 : this.order[r];
+  }
+
+  get profile(): ProcessorProfile {
+    if (!this.prof) this.buildProfile();
+    const p = this.prof as ProcessorProfile;
+    p.trim(this.now);
+    return p;
+  }
+
+  earliestStart(job: number): number {
+    const p = this.profile;
+    const old = this.resAt[job];
+    const held = this.isBooked(job);
+    if (held) p.release(old, old + this.est[job], this.procsN[job]);
+    const t = p.earliestStart(this.procsN[job], this.est[job], this.now);
+    if (held) p.reserve(old, old + this.est[job], this.procsN[job]);
+    return t;
+  }
+
+  // ---- actions (BatchContext) ----
+
+  startJob(i: number): void {
+    this.checkJob(i, 'start');
+    const now = this.now;
+    if (this.procsN[i] > this.free) throw this.fail('batch/capacity', `needs ${this.procsN[i]} processors, only ${this.free} free`, i);
+    if (!Number.isNaN(this.start[i])) throw this.fail('batch/once', `started twice (first at ${this.start[i]})`, i);
+    if (this.promised) {
+      if (now < this.submitT[i] || this.rankOf[i] >= this.arrived) throw this.fail('batch/release', `started before its submit time ${this.submitT[i]}`, i);
+      if (now > this.promised[i]) throw this.fail('batch/reservation', `started after its reservation at ${this.promised[i]}`, i);
+    }
+    if (this.prof) {
+      const p = this.profile;
+      const e = this.est[i];
+      const booked = this.isBooked(i);
+      // Started at its booking: the booked rectangle becomes the running job's.
+      if (!booked || this.resAt[i] !== now) {
+        if (booked) p.release(this.resAt[i], this.resAt[i] + e, this.procsN[i]);
+        if (now + e > now) {
+          if (p.minFree(now, now + e) < this.procsN[i]) throw this.fail('batch/reservation', 'starting it now overlaps reservations in the profile', i);
+          p.reserve(now, now + e, this.procsN[i]);
+        }
+      }
+    }
+    this.start[i] = now;
+    this.free -= this.procsN[i];
+    if (this.used && this.names) this.used[i] = this.names.take(this.procsN[i]);
+    if (this.qh < this.queue.length && this.queue[this.qh] === i) this.qh++;
+    else this.dead++;
+    this.insertRunning(i, now + this.est[i]);
+    if (this.size > 0) this.setLeaf(this.rankOf[i], Infinity, Infinity);
+    this.onStart(i);
+  }
+
+  reserve(i: number, time: number): void {
+    this.checkJob(i, 'reserve');
+    if (!Number.isNaN(this.start[i])) throw this.fail('batch/reservation', 'reserved after it started', i);
+    if (!(time >= this.now) || !Number.isFinite(time)) throw this.fail('batch/reservation', `reserved at ${time}, which is not a finite time from now on`, i);
+    const e = this.est[i];
+    if (this.prof) {
+      const p = this.profile;
+      if (this.isBooked(i)) p.release(this.resAt[i], this.resAt[i] + e, this.procsN[i]);
+      if (time + e > time) {
+        if (p.minFree(time, time + e) < this.procsN[i]) throw this.fail('batch/reservation', `reserved at ${time}, where the profile has fewer than ${this.procsN[i]} processors free`, i);
+        p.reserve(time, time + e, this.procsN[i]);
+      }
+    }
+    this.resAt[i] = time;
+    // With the profile in use a zero-length reservation books nothing, so it is no guarantee.
+    if (this.promised && time < this.promised[i] && (!this.prof || time + e > time)) this.promised[i] = time;
+    this.hook?.({ id: this.jobs[i].id, time: this.now, reservedStart: time });
+  }
+
+  wakeUpAt(time: number): void {
+    if (!(time > this.now) || !Number.isFinite(time)) throw this.fail('batch/policy', `wake-up at ${time}: it must be a finite time after now`);
+    if (time < this.wakeTime) this.wakeTime = time;
+  }
+
+  // ---- engine side ----
+
+  /** Number of jobs arrived so far (arrival ranks below it have been submitted). */
+  arrived = 0;
+  /** Set by the engine: called after a job starts (schedules its completion). */
+  onStart: (i: number) => void = () => undefined;
+
+  arrive(i: number): void {
+    this.arrived++;
+    this.queue.push(i);
+    if (this.size > 0) this.setLeaf(this.rankOf[i], this.procsN[i], this.est[i]);
+  }
+
+  complete(i: number): void {
+    const now = this.now;
+    if (this.checks && now !== this.start[i] + this.runtimeT[i]) {
+      throw this.fail('batch/work', `completed at ${now}, started at ${this.start[i]} with run time ${this.runtimeT[i]}`, i);
+    }
+    this.free += this.procsN[i];
+    if (this.used && this.names) this.names.release(this.used[i]);
+    this.removeRunning(i);
+    const estEnd = this.start[i] + this.est[i];
+    if (estEnd > now) {
+      this.endedEarly++;
+      if (this.prof) this.profile.release(now, estEnd, this.procsN[i]);
+    }
+  }
+
+  /** Before a pass: re-sort the queue when its order is not arrival order. */
+  sortQueue(): void {
+    if (this.queueInArrivalOrder || this.queue.length - this.qh <= 1) return;
+    this.compact();
+    const { queue, score, now } = this;
+    const order = this.queueOrder;
+    for (const i of queue) {
+      const v = typeof order === 'function' ? order(this.jobs[i], now, this.est[i]) : orderScore(order, now - this.submitT[i], this.est[i], this.procsN[i]);
+      if (Number.isNaN(v)) throw new InvariantError('batch/order', 'the queue order gave NaN', { job: this.jobs[i].id, time: now });
+      score[i] = v;
+    }
+    const rankOf = this.rankOf;
+    queue.sort((a, b) => score[b] - score[a] || rankOf[a] - rankOf[b]);
+  }
+
+  /** After a pass: drop started entries now and then (amortised O(1) per job). */
+  endPass(): void {
+    this.endedEarly = 0;
+    if (this.qh >= 1024 && 2 * (this.qh + this.dead) > this.queue.length) this.compact();
+  }
+
+  /** Waiting jobs left (for the end-of-run check). */
+  leftover(): number[] {
+    this.compact();
+    return this.queue;
+  }
+
+  /** Nonzero reservation at or after the profile origin: its rectangle is in the profile. */
+  private isBooked(i: number): boolean {
+    const t = this.resAt[i];
+    return this.prof !== undefined && t + this.est[i] > t;
+  }
+
+  private checkJob(i: number, what: string): void {
+    if (!Number.isInteger(i) || i < 0 || i >= this.jobs.length) throw this.fail('batch/policy', `${what}: ${String(i)} is not a job (use the numbers the context gives)`);
+  }
+
+  private compact(): void {
+    const q = this.queue;
+    let w = 0;
+    for (let k = this.qh; k < q.length; k++) if (Number.isNaN(this.start[q[k]])) q[w++] = q[k];
+    q.length = w;
+    this.qh = 0;
+    this.dead = 0;
+  }
+
+  private insertRunning(i: number, estEnd: number): void {
+    const runEnd = this.runEnd;
+    let lo = 0;
+    let hi = runEnd.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (runEnd[mid] <= estEnd) lo = mid + 1;
+      else hi = mid;
+    }
+    runEnd.splice(lo, 0, estEnd);
+    this.runJob.splice(lo, 0, i);
+  }
+
+  private removeRunning(i: number): void {
+    const { runEnd, runJob } = this;
+    const e = this.start[i] + this.est[i];
+    let lo = 0;
+    let hi = runEnd.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (runEnd[mid] < e) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let k = lo; k < runJob.length; k++) {
+      if (runJob[k] === i) {
+        runEnd.splice(k, 1);
+        runJob.splice(k, 1);
+        return;
+      }
+    }
+    throw this.fail('batch/running', 'completed but not in the running list', i);
+  }
+
+  private buildIndex(): void {
+    let size = 1;
+    while (size < this.jobs.length) size *= 2;
+    this.size = size;
+    this.segProcs = new Float64Array(2 * size).fill(Infinity);
+    this.segEst = new Float64Array(2 * size).fill(Infinity);
+    for (let k = this.qh; k < this.queue.length; k++) {
+      const i = this.queue[k];
+      if (Number.isNaN(this.start[i])) {
+        this.segProcs[size + this.rankOf[i]] = this.procsN[i];
+        this.segEst[size + this.rankOf[i]] = this.est[i];
+      }
+    }
+    for (let v = size - 1; v >= 1; v--) {
+      this.segProcs[v] = Math.min(this.segProcs[2 * v], this.segProcs[2 * v + 1]);
+      this.segEst[v] = Math.min(this.segEst[2 * v], this.segEst[2 * v + 1]);
+    }
+  }
+
+  private setLeaf(rank: number, p: number, e: number): void {
+    const { segProcs, segEst } = this;
+    let v = rank + this.size;
+    segProcs[v] = p;
+    segEst[v] = e;
+    for (v >>= 1; v >= 1; v >>= 1) {
+      const mp = Math.min(segProcs[2 * v], segProcs[2 * v + 1]);
+      const me = Math.min(segEst[2 * v], segEst[2 * v + 1]);
+      if (mp === segProcs[v] && me === segEst[v]) break; // nothing changes further up
+      segProcs[v] = mp;
+      segEst[v] = me;
+    }
+  }
+
+  /**
+   * First arrival rank ≥ `from` whose job fits now and either ends (by its
+   * estimate) by the shadow time or uses only extra processors; −1 if none.
+   * A subtree is skipped only when no job in it can pass (now + e is
+   * monotone in e, so the test on the minima is exact pruning).
+   */
+  private nextBackfill(v: number, lo: number, hi: number, from: number, shadow: number, extra: number): number {
+    if (hi < from) return -1;
+    const p = this.segProcs[v];
+    if (!(p <= this.free && (this.now + this.segEst[v] <= shadow || p <= extra))) return -1;
+    if (lo === hi) return lo;
+    const mid = (lo + hi) >> 1;
+    const left = this.nextBackfill(2 * v, lo, mid, from, shadow, extra);
+    return left >= 0 ? left : this.nextBackfill(2 * v + 1, mid + 1, hi, from, shadow, extra);
+  }
+
+  /** The profile from running jobs' estimated ends and the reservations made so far. */
+  private buildProfile(): void {
+    const p = new ProcessorProfile(this.machineSize, this.now);
+    this.prof = p;
+    const now = this.now;
+    for (let k = 0; k < this.runJob.length; k++) {
+      const i = this.runJob[k];
+      if (this.runEnd[k] > now) p.reserve(now, this.runEnd[k], this.procsN[i]);
+    }
+    for (let k = this.qh; k < this.queue.length; k++) {
+      const i = this.queue[k];
+      const t = this.resAt[i];
+      if (!Number.isNaN(this.start[i]) || !(t + this.est[i] > t)) continue;
+      if (t < now || p.minFree(t, t + this.est[i]) < this.procsN[i]) throw this.fail('batch/reservation', `its reservation at ${t} does not fit in the profile`, i);
+      p.reserve(t, t + this.est[i], this.procsN[i]);
+    }
+  }
+}
+
+/** Free processor ids as a min-heap: `take` hands out the lowest ones. */
+class ProcessorNames {
+  private readonly heap: Int32Array;
+  private size: number;
+  constructor(machineSize: number) {
+    this.heap = new Int32Array(machineSize);
+    for (let p = 0; p < machineSize; p++) this.heap[p] = p; // ascending: already a heap
+    this.size = machineSize;
+  }
+  take(count: number): number[] {
+    const out: number[] = new Array(count);
+    for (let k = 0; k < count; k++) {
+      const h = this.heap;
+      out[k] = h[0];
+      const last = h[--this.size];
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= this.size) break;
+        const m = l + 1 < this.size && h[l + 1] < h[l] ? l + 1 : l;
+        if (h[m] >= last) break;
+        h[i] = h[m];
+        i = m;
+      }
+      h[i] = last;
+    }
+    return out;
+  }
+  release(ids: readonly number[]): void {
+    for (const id of ids) {
+      const h = this.heap;
+      let i = this.size++;
+      while (i > 0) {
+        const p = (i - 1) >> 1;
+        if (h[p] <= id) break;
+        h[i] = h[p];
+        i = p;
+      }
+      h[i] = id;
+    }
+  }
+}

@@ -1,0 +1,180 @@
+import { expect } from 'chai';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { BatchContext, BatchSchedulingPolicy, BUILTIN_BATCH_POLICIES, simulateBatch } from '../../src/schedulers/batch';
+import { defineSweep, runSweep } from '../../src/sweep';
+import { InputError } from '../../src/util/errors';
+import { InvariantError, setInvariantChecks } from '../../src/util/invariants';
+import { loadTrace } from '../../src/workloads/traces';
+import { WorkloadJob } from '../../src/workloads/job';
+import { userEasy, userFcfs } from './fixtures/user-policies';
+
+const FIXTURES = path.join(__dirname, 'fixtures');
+
+/** Run `fn`, expect an InvariantError for `invariant` naming the policy, and return it. */
+function caught(fn: () => unknown, invariant: string, policy: string): InvariantError {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).to.be.instanceOf(InvariantError);
+    const err = e as InvariantError;
+    expect(err.invariant).to.equal(invariant);
+    expect(err.message).to.contain(`policy ${policy}:`);
+    return err;
+  }
+  throw new Error(`expected InvariantError ${invariant}`);
+}
+
+describe('batch policies: user policies through the public interface', function () {
+  this.timeout(600000);
+
+  for (const name of ['KTH-SP2', 'CTC-SP2']) {
+    it(`${name}: a user EASY and a user FCFS give byte-identical schedules to the built-ins (exact and requested estimates)`, async () => {
+      const t = await loadTrace(name);
+      const machineSize = t.info.machineSize;
+      for (const estimates of ['exact', 'requested'] as const) {
+        for (const [mine, builtin] of [[userEasy, 'easy'], [userFcfs, 'fcfs']] as const) {
+          const ours = simulateBatch(t.jobs, { machineSize, policy: mine, estimates });
+          const ref = simulateBatch(t.jobs, { machineSize, policy: builtin, estimates });
+          expect(JSON.stringify(ours) === JSON.stringify(ref), `${name} ${builtin} ${estimates}`).to.equal(true);
+        }
+      }
+      // The two differ on these traces, so the comparison above has teeth.
+      const easy = simulateBatch(t.jobs, { machineSize, policy: 'easy' });
+      const fcfs = simulateBatch(t.jobs, { machineSize, policy: 'fcfs' });
+      expect(easy.filter((r, i) => r.start !== fcfs[i].start).length).to.be.greaterThan(1000);
+    });
+  }
+
+  it('a copy of the built-in conservative runs as a user policy (checks on) with the same schedule on KTH-SP2', async () => {
+    const t = await loadTrace('KTH-SP2');
+    const copy = { ...BUILTIN_BATCH_POLICIES.conservative, name: 'my-conservative' };
+    for (const estimates of ['exact', 'requested'] as const) {
+      const ours = simulateBatch(t.jobs, { machineSize: t.info.machineSize, policy: copy, estimates });
+      const ref = simulateBatch(t.jobs, { machineSize: t.info.machineSize, policy: 'conservative', estimates });
+      expect(JSON.stringify(ours) === JSON.stringify(ref), estimates).to.equal(true);
+    }
+  });
+
+  it('event methods see every arrival and completion; a user queue order reaches the policy', () => {
+    const jobs: WorkloadJob[] = [
+      { id: 1, submit: 0, runtime: 10, procs: 2 },
+      { id: 2, submit: 1, runtime: 5, procs: 2 },
+      { id: 3, submit: 1, runtime: 1, procs: 2 },
+    ];
+    const seen: string[] = [];
+    const logger: BatchSchedulingPolicy = {
+      name: 'logger',
+      onJobSubmitted: (j, ctx) => seen.push(`submit ${ctx.id(j)}@${ctx.now}`),
+      onJobCompleted: (j, ctx) => seen.push(`done ${ctx.id(j)}@${ctx.now}`),
+      schedule: (ctx) => {
+        const h = ctx.head();
+        return h >= 0 && ctx.procs(h) <= ctx.free ? [h] : [];
+      },
+    };
+    const r = simulateBatch(jobs, { machineSize: 2, policy: logger, order: 'sjf' });
+    expect(r.map((x) => x.start)).to.deep.equal([0, 11, 10]);
+    expect(seen).to.deep.equal(['submit 1@0', 'submit 2@1', 'submit 3@1', 'done 1@10', 'done 3@11', 'done 2@16']);
+  });
+});
+
+describe('batch policies: broken user policies are caught by name', () => {
+  // A run with the global switch off: the checks stay on for user policies.
+  before(() => setInvariantChecks(false));
+  after(() => setInvariantChecks(undefined));
+
+  const jobs: WorkloadJob[] = [
+    { id: 1, submit: 0, runtime: 10, procs: 2 },
+    { id: 2, submit: 1, runtime: 10, procs: 4 },
+    { id: 3, submit: 2, runtime: 100, procs: 2 },
+  ];
+
+  it('overcommitting processors: batch/capacity', () => {
+    const greedy: BatchSchedulingPolicy = { name: 'greedy', schedule: (ctx) => ctx.waiting().slice() };
+    const e = caught(() => simulateBatch(jobs, { machineSize: 4, policy: greedy }), 'batch/capacity', 'greedy');
+    expect(e.job).to.equal(2);
+    expect(e.time).to.equal(1);
+  });
+
+  it('starting a job before its submit time: batch/release', () => {
+    const early: BatchSchedulingPolicy = { name: 'early', schedule: (ctx) => (ctx.now === 0 ? [2] : ctx.head() >= 0 && ctx.procs(ctx.head()) <= ctx.free ? [ctx.head()] : []) };
+    const e = caught(() => simulateBatch(jobs, { machineSize: 4, policy: early }), 'batch/release', 'early');
+    expect(e.job).to.equal(3);
+    expect(e.time).to.equal(0);
+  });
+
+  it('breaking an EASY reservation it promised: batch/reservation', () => {
+    // Job 2 (4 processors) is the head from t = 1 and is promised t = 10 (when job 1
+    // ends); this policy then backfills job 3 (100 s) over the promise.
+    const firstFit: BatchSchedulingPolicy = {
+      name: 'first-fit',
+      schedule(ctx: BatchContext) {
+        const h = ctx.head();
+        if (h >= 0 && ctx.procs(h) > ctx.free && ctx.runningCount > 0) ctx.reserve(h, ctx.estimatedEnd(ctx.running(ctx.runningCount - 1)));
+        for (const j of ctx.waiting()) if (!ctx.isRunning(j) && ctx.procs(j) <= ctx.free) ctx.startJob(j);
+      },
+    };
+    const e = caught(() => simulateBatch(jobs, { machineSize: 4, policy: firstFit }), 'batch/reservation', 'first-fit');
+    expect(e.job).to.equal(2);
+    expect(e.time).to.equal(102);
+    expect(e.message).to.contain('started after its reservation at 10');
+    // The built-in EASY keeps the promise: job 3 waits.
+    expect(simulateBatch(jobs, { machineSize: 4, policy: 'easy' }).map((r) => r.start)).to.deep.equal([0, 10, 20]);
+  });
+
+  it('starting a job twice, a number that is not a job, a policy that never starts some jobs', () => {
+    const twice: BatchSchedulingPolicy = { name: 'twice', schedule: (ctx) => (ctx.head() >= 0 ? [ctx.head(), ctx.head()] : []) };
+    expect(caught(() => simulateBatch(jobs, { machineSize: 8, policy: twice }), 'batch/once', 'twice').job).to.equal(1);
+    const wrong: BatchSchedulingPolicy = { name: 'wrong', schedule: () => [7] };
+    expect(caught(() => simulateBatch(jobs, { machineSize: 8, policy: wrong }), 'batch/policy', 'wrong').time).to.equal(0);
+    const lazy: BatchSchedulingPolicy = { name: 'lazy', schedule: (ctx) => (ctx.now === 0 ? [ctx.head()] : []) };
+    const e = caught(() => simulateBatch(jobs, { machineSize: 8, policy: lazy }), 'batch/started', 'lazy');
+    expect(e.message).to.contain('2 jobs never started');
+  });
+
+  it('a reservation that does not fit in the profile, and a wake-up in the past', () => {
+    const overbook: BatchSchedulingPolicy = {
+      name: 'overbook',
+      schedule(ctx) {
+        ctx.profile; // from now on reservations are booked in the profile
+        for (const j of ctx.waiting()) if (Number.isNaN(ctx.reservation(j)) && !ctx.isRunning(j)) ctx.reserve(j, 50);
+      },
+    };
+    expect(caught(() => simulateBatch(jobs, { machineSize: 4, policy: overbook }), 'batch/reservation', 'overbook').job).to.equal(2);
+    const sleepy: BatchSchedulingPolicy = { name: 'sleepy', schedule: (ctx) => ctx.wakeUpAt(ctx.now) };
+    caught(() => simulateBatch(jobs, { machineSize: 4, policy: sleepy }), 'batch/policy', 'sleepy');
+  });
+
+  it('bad policy specs are input errors', () => {
+    expect(() => simulateBatch(jobs, { machineSize: 4, policy: 'sjf' as never })).to.throw(InputError, /unknown policy 'sjf'/);
+    expect(() => simulateBatch(jobs, { machineSize: 4, policy: { name: 'x' } as never })).to.throw(InputError, /schedule\(ctx\)/);
+    expect(() => simulateBatch(jobs, { machineSize: 4, policy: { module: path.join(FIXTURES, 'user-policies.ts'), export: 'nope' } })).to.throw(InputError, /no export "nope"/);
+  });
+});
+
+describe('batch policies in sweep worker threads', function () {
+  this.timeout(120000);
+  let tmp: string;
+  before(() => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'schedlab-batch-policy-sweep-'));
+  });
+  after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  it('{ module, export } policies run in workers and match the built-ins they reproduce', async () => {
+    const mod = path.join(FIXTURES, 'user-policies.ts');
+    const sweep = defineSweep({
+      name: 'batch-user-policies',
+      version: 1,
+      cell: { module: path.join(FIXTURES, 'policy-cell.ts'), export: 'batchPolicyCell' },
+      grid: { policy: ['easy', { module: mod, export: 'userEasy' }, 'fcfs', { module: mod, export: 'userFcfs' }] },
+    });
+    const sum = await runSweep(sweep, { out: path.join(tmp, 'out.jsonl'), workers: 2, progress: 'none', handleSigint: false, log: () => {} });
+    expect(sum.ok).to.equal(4);
+    const rows = sum.rows as Record<string, unknown>[];
+    const strip = ({ policy, seed, ...rest }: Record<string, unknown>) => rest;
+    expect(strip(rows[1])).to.deep.equal(strip(rows[0]));
+    expect(strip(rows[3])).to.deep.equal(strip(rows[2]));
+    expect(rows[0].waitSum).to.be.lessThan(rows[2].waitSum as number);
+  });
+});
