@@ -15,7 +15,7 @@
  * invariant checks on. Errors are InvariantErrors whose message starts with
  * `policy <name>:` and which name the job and the time.
  */
-import { isModuleExportRef, loadModuleExportRef, ModuleExportRef } from '../../sweep/cellmodule';
+import { isPolicyRef, loadPolicyRef, PolicyRef } from '../../util/modules';
 import { InputError } from '../../util/errors';
 import { InvariantError } from '../../util/invariants';
 import type { ProcessorProfile } from '../../engine/profile';
@@ -110,7 +110,7 @@ export interface BatchSchedulingPolicy {
 }
 
 /** A built-in's name, a policy object, or `{ module, export }` naming one (sweep cells in worker threads). */
-export type BatchPolicySpec = BatchPolicy | BatchSchedulingPolicy | ModuleExportRef;
+export type BatchPolicySpec = BatchPolicy | BatchSchedulingPolicy | PolicyRef;
 
 /** FCFS: start from the head of the queue while it fits. */
 const fcfs: BatchSchedulingPolicy = {
@@ -223,8 +223,9 @@ export function resolveBatchPolicy(spec: BatchPolicySpec, source = 'simulateBatc
     }
     return BUILTIN_BATCH_POLICIES[spec];
   }
-  const where = isModuleExportRef(spec) ? `${spec.module}#${spec.export}` : source;
-  const p = (isModuleExportRef(spec) ? loadModuleExportRef(spec, 'policy') : spec) as Partial<BatchSchedulingPolicy> | null;
+  const loaded = isPolicyRef(spec) ? loadPolicyRef(spec) : { value: spec, where: source };
+  const where = loaded.where;
+  const p = loaded.value as Partial<BatchSchedulingPolicy> | null;
   if (p === null || typeof p !== 'object') throw new InputError(`${where}: a policy must be a built-in name or an object, got ${String(p)}`, { source: where, field: 'policy' });
   if (typeof p.name !== 'string' || p.name === '') throw new InputError(`${where}: a policy object needs a non-empty string 'name'`, { source: where, field: 'policy.name' });
   if (typeof p.schedule !== 'function') throw new InputError(`${where}: policy '${p.name}' needs a schedule(ctx) method`, { source: where, field: 'policy.schedule' });
