@@ -8,12 +8,11 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { WorkloadJob } from '../workloads/job';
 import { generateLublin } from '../workloads/lublin';
-import { headerMachineSize, readSwf } from '../workloads/swf';
+import { headerMachineSize, readSwfColumns } from '../workloads/swf';
+import { columnsOfferedLoad, columnsScaledToLoad, JobColumns, toColumns } from '../workloads/columns';
 import { loadTrace, traceManifest } from '../workloads/traces';
-import { offeredLoadIfDefined, scaleToLoad } from '../workloads/filters';
-import { simulateBatch, BatchPolicy, BatchEstimates, BatchJobResult } from '../schedulers/batch/simulate';
+import { simulateBatchColumns, BatchPolicy, BatchEstimates } from '../schedulers/batch/simulate';
 import { jobMetrics, summarizeRun, BOUNDED_SLOWDOWN_THRESHOLD } from '../metrics/jobs';
 import { InputError, OutputError, UsageError as BaseUsageError, writeFileSafely } from '../util/errors';
 
@@ -77,10 +76,32 @@ function num(flags: Map<string, string>, name: string, check: (x: number) => boo
 
 const isPosInt = (x: number) => Number.isInteger(x) && x > 0;
 
+/**
+ * The run's jobs one at a time through one reused object: the summary and the
+ * CSV read them without an object per job (10M jobs fit in memory as columns).
+ */
+function runJobs(c: JobColumns, start: Float64Array): Iterable<{ id: number; submit: number; start: number; end: number; runtime: number; procs: number }> & { length: number } {
+  return {
+    length: c.length,
+    *[Symbol.iterator]() {
+      const j = { id: 0, submit: 0, start: 0, end: 0, runtime: 0, procs: 0 };
+      for (let i = 0; i < c.length; i++) {
+        j.id = c.id[i];
+        j.submit = c.submit[i];
+        j.start = start[i];
+        j.runtime = c.runtime[i];
+        j.end = j.start + j.runtime;
+        j.procs = c.procs[i];
+        yield j;
+      }
+    },
+  };
+}
+
 /** Per-job CSV, one line at a time (written as a stream: millions of jobs never make one string). */
-function* csvOf(results: readonly BatchJobResult[], threshold: number): Generator<string> {
+function* csvOf(c: JobColumns, start: Float64Array, threshold: number): Generator<string> {
   yield 'id,submit,start,end,runtime,procs,wait,response,stretch,bounded_slowdown\n';
-  for (const r of results) {
+  for (const r of runJobs(c, start)) {
     const m = jobMetrics(r, { threshold });
     yield `${r.id},${r.submit},${r.start},${r.end},${r.runtime},${r.procs},${m.wait},${m.response},${m.stretch},${m.boundedSlowdown}\n`;
   }
@@ -120,7 +141,7 @@ export async function simulateMain(argv: readonly string[], out: (s: string) => 
   const estimates = (flags.get('estimates') ?? 'exact') as BatchEstimates;
   const threshold = num(flags, 'threshold', (x) => x > 0, 'a positive number') ?? BOUNDED_SLOWDOWN_THRESHOLD;
   let machineSize = num(flags, 'machine-size', isPosInt, 'a positive integer');
-  let jobs: WorkloadJob[];
+  let jobs: JobColumns;
   let source: string;
   try {
     if (flags.has('lublin')) {
@@ -128,45 +149,45 @@ export async function simulateMain(argv: readonly string[], out: (s: string) => 
       const seedText = flags.get('seed') ?? '1';
       const seed = /^\d+$/.test(seedText) ? Number(seedText) : seedText;
       machineSize = machineSize ?? 128;
-      jobs = generateLublin({ jobs: count, seed, machineSize });
+      jobs = toColumns(generateLublin({ jobs: count, seed, machineSize }));
       source = `Lublin-Feitelson 2003, ${count} jobs, seed ${seedText}`;
     } else {
       const trace = flags.get('trace') as string;
       const lenient = flags.has('lenient');
       if (fs.existsSync(trace)) {
-        const r = await readSwf(trace, { lenient, machineSize });
+        const r = await readSwfColumns(trace, { lenient, machineSize });
         machineSize = machineSize ?? headerMachineSize(r.header);
         if (machineSize === undefined) throw new UsageError(`${trace} has no MaxProcs/MaxNodes header: give --machine-size`, '--machine-size');
-        jobs = r.jobs;
+        jobs = r.columns;
         source = `${path.basename(trace)} (${r.report.read} job lines, ${r.report.kept} kept${dropText(r.report.dropped)})`;
       } else if (/[/\\]|\.swf/.test(trace)) {
         throw new UsageError(`trace file not found: ${trace}`, '--trace');
       } else {
         const r = await loadTrace(trace, { lenient, machineSize });
         machineSize = machineSize ?? r.info.machineSize;
-        jobs = r.jobs;
+        jobs = toColumns(r.jobs);
         source = `${r.info.name} (${r.report.read} job lines, ${r.report.kept} kept${dropText(r.report.dropped)}, sha256 verified)`;
       }
     }
     // Every line dropped (or none at all): nothing to simulate, a problem of the input.
     if (jobs.length === 0) throw new InputError(`no jobs to simulate in ${source}`, { source: flags.get('trace') as string, field: '--trace' });
     const load = num(flags, 'load', (x) => x > 0, 'a positive number');
-    if (load !== undefined) jobs = scaleToLoad(jobs, machineSize, load);
+    if (load !== undefined) jobs = columnsScaledToLoad(jobs, machineSize, load);
   } catch (e) {
     process.stderr.write(`schedlab simulate: ${(e as Error).message}\n`);
     return e instanceof InputError ? 2 : 1;
   }
 
-  let results: BatchJobResult[];
+  let start: Float64Array;
   try {
-    results = simulateBatch(jobs, { machineSize, policy, estimates });
+    start = simulateBatchColumns(jobs, { machineSize, policy, estimates });
   } catch (e) {
     process.stderr.write(`schedlab simulate: ${(e as Error).message}\n`);
     return e instanceof InputError ? 2 : 1;
   }
-  const s = summarizeRun(results, { machineSize, threshold });
+  const s = summarizeRun(runJobs(jobs, start), { machineSize, threshold });
   out(`workload      ${source}`);
-  const offered = offeredLoadIfDefined(jobs, machineSize);
+  const offered = columnsOfferedLoad(jobs, machineSize);
   out(`machine       ${machineSize} processors; offered load ${offered === undefined ? 'n/a' : fmt(offered, 3)}`);
   out(`policy        ${policy} (estimates: ${estimates})`);
   out(`jobs          ${s.jobs}`);
@@ -179,7 +200,7 @@ export async function simulateMain(argv: readonly string[], out: (s: string) => 
   if (outFile) {
     try {
       // Temporary file + rename: a full disk or an unwritable folder never leaves a half-written CSV.
-      writeFileSafely(outFile, csvOf(results, threshold));
+      writeFileSafely(outFile, csvOf(jobs, start, threshold));
     } catch (e) {
       process.stderr.write(`schedlab simulate: ${(e as Error).message}\n`);
       if (!(e instanceof OutputError)) throw e;

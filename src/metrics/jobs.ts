@@ -120,7 +120,7 @@ export interface RunSummary {
 }
 
 /** Averages and maxima of the per-job metrics, plus makespan and utilization. */
-export function summarizeRun(jobs: readonly TimedJob[], options: { machineSize?: number; threshold?: number } = {}): RunSummary {
+export function summarizeRun(jobs: Iterable<TimedJob> & { readonly length: number }, options: { machineSize?: number; threshold?: number } = {}): RunSummary {
   const n = jobs.length;
   if (n === 0) throw new InputError('summarizeRun: no jobs', { source: 'summarizeRun', field: 'jobs' });
   if (options.machineSize !== undefined && !(options.machineSize > 0)) throw new InputError(`summarizeRun: machineSize must be > 0, got ${options.machineSize}`, { source: 'summarizeRun', field: 'machineSize' });

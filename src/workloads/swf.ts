@@ -62,6 +62,7 @@
 import * as fs from 'fs';
 import * as zlib from 'zlib';
 import { WorkloadJob } from './job';
+import { JobColumns, JobColumnsBuilder, SwfJobSink } from './columns';
 import { InputError, explainFsError } from '../util/errors';
 
 /**
@@ -175,6 +176,11 @@ export interface SwfReadOptions {
   machineSize?: number;
   /** Name used in error messages (parseSwf only; readSwf uses the path). */
   fileName?: string;
+  /**
+   * Hand each kept job's fields to this sink instead of making job objects
+   * (`jobs` is then empty): the columnar reader, {@link readSwfColumns}.
+   */
+  sink?: SwfJobSink;
 }
 
 /**
@@ -265,10 +271,13 @@ export class SwfParser {
   private readonly starts = new Int32Array(18);
   private readonly ends = new Int32Array(18);
 
+  private readonly sink: SwfJobSink | undefined;
+
   constructor(
     private readonly file: string,
     private readonly options: SwfReadOptions = {},
   ) {
+    this.sink = options.sink;
     this.machineSize = options.machineSize;
     if (this.machineSize !== undefined && !(Number.isInteger(this.machineSize) && this.machineSize > 0)) {
       throw new InputError(`readSwf: machineSize must be a positive integer, got ${this.machineSize}`, { source: 'readSwf', field: 'machineSize' });
@@ -413,7 +422,8 @@ export class SwfParser {
     if (v[4] === 0) return this.drop('zero processors');
     let present = 0;
     for (let q = 0; q < OPTIONAL.length; q++) if (v[OPTIONAL[q][1]] !== -1) present |= 1 << q;
-    this.jobs.push((jobMakers[present] ?? jobMaker(present))(v));
+    if (this.sink) this.sink.add(v);
+    else this.jobs.push((jobMakers[present] ?? jobMaker(present))(v));
     this.report.kept++;
   }
 
@@ -531,7 +541,22 @@ export function isGzip(buf: Uint8Array): boolean {
  */
 export async function readSwf(path: string, options: SwfReadOptions = {}): Promise<SwfReadResult> {
   checkReadable(path, 'readSwf');
-  const parser = new SwfParser(path, options);
+  return streamFile(path, new SwfParser(path, options));
+}
+
+/**
+ * Read an SWF file into columns of typed arrays (36 bytes a job), streaming:
+ * the way to read traces of millions of jobs. Same checks and report as readSwf.
+ */
+export async function readSwfColumns(path: string, options: Omit<SwfReadOptions, 'sink'> = {}): Promise<{ header: SwfHeader; columns: JobColumns; report: SwfReport }> {
+  checkReadable(path, 'readSwf');
+  const builder = new JobColumnsBuilder();
+  const { header, report } = await streamFile(path, new SwfParser(path, { ...options, sink: builder }));
+  return { header, columns: builder.finish(), report };
+}
+
+/** Feed a plain or gzip file (detected from its content) to the parser, chunk by chunk. */
+async function streamFile(path: string, parser: SwfParser): Promise<SwfReadResult> {
   const magic = Buffer.alloc(2);
   try {
     const fd = fs.openSync(path, 'r');

@@ -27,6 +27,13 @@ function orderScore(order: string, wait: number, est: number, procs: number): nu
   }
 }
 
+/** The jobs as the state sees them: how many, each one's id, and its object (for user queue orders). */
+export interface JobList {
+  readonly length: number;
+  id(i: number): number;
+  job(i: number): WorkloadJob;
+}
+
 export class BatchState implements BatchContext {
   now = 0;
   free: number;
@@ -48,7 +55,7 @@ export class BatchState implements BatchContext {
   // Running jobs sorted by estimated end (ties: start order).
   private readonly runEnd: number[] = [];
   private readonly runJob: number[] = [];
-  private readonly rankOf: Float64Array;
+  private readonly rankOf: Int32Array;
   private readonly score: Float64Array;
   // EASY backfill index over arrival ranks (built on first use): each subtree
   // holds the fewest processors and the shortest estimate among its waiting jobs.
@@ -62,14 +69,14 @@ export class BatchState implements BatchContext {
   private readonly names: ProcessorNames | undefined;
 
   constructor(
-    readonly jobs: readonly WorkloadJob[],
+    readonly jobs: JobList,
     readonly machineSize: number,
     private readonly submitT: Float64Array,
     private readonly runtimeT: Float64Array,
     private readonly est: Float64Array,
     private readonly procsN: Int32Array,
     /** Input indices in arrival order (submit, then input order). */
-    private readonly order: readonly number[],
+    private readonly order: ArrayLike<number>,
     private readonly queueOrder: QueueOrderSpec,
     readonly policy: BatchSchedulingPolicy,
     /** Check release, single start, reservations (capacity is always checked). */
@@ -83,7 +90,7 @@ export class BatchState implements BatchContext {
     this.start = new Float64Array(n).fill(NaN);
     this.resAt = new Float64Array(n).fill(NaN);
     this.promised = checks ? new Float64Array(n).fill(Infinity) : undefined;
-    this.rankOf = new Float64Array(n);
+    this.rankOf = new Int32Array(n);
     for (let r = 0; r < n; r++) this.rankOf[order[r]] = r;
     this.score = this.queueInArrivalOrder ? new Float64Array(0) : new Float64Array(n);
     this.names = assignProcessors ? new ProcessorNames(machineSize) : undefined;
@@ -92,12 +99,12 @@ export class BatchState implements BatchContext {
 
   /** An InvariantError naming the policy, the job and the time. */
   fail(invariant: string, detail: string, job?: number): InvariantError {
-    return new InvariantError(invariant, `policy ${this.policy.name}: ${detail}`, { job: job === undefined ? undefined : this.jobs[job].id, time: this.now });
+    return new InvariantError(invariant, `policy ${this.policy.name}: ${detail}`, { job: job === undefined ? undefined : this.jobs.id(job), time: this.now });
   }
 
   // ---- queries (BatchContext) ----
 
-  id(job: number): number { return this.jobs[job].id; }
+  id(job: number): number { return this.jobs.id(job); }
   submit(job: number): number { return this.submitT[job]; }
   procs(job: number): number { return this.procsN[job]; }
   estimate(job: number): number { return this.est[job]; }
@@ -107,7 +114,7 @@ export class BatchState implements BatchContext {
   estimatedEnd(job: number): number { return this.start[job] + this.est[job]; }
   reservation(job: number): number { return this.resAt[job]; }
   job(job: number): BatchJobInfo {
-    return { job, id: this.jobs[job].id, submit: this.submitT[job], procs: this.procsN[job], estimate: this.est[job], wait: this.now - this.submitT[job] };
+    return { job, id: this.jobs.id(job), submit: this.submitT[job], procs: this.procsN[job], estimate: this.est[job], wait: this.now - this.submitT[job] };
   }
 
   get queueLength(): number { return this.queue.length - this.qh - this.dead; }
@@ -209,7 +216,7 @@ export class BatchState implements BatchContext {
     this.resAt[i] = time;
     // With the profile in use a zero-length reservation books nothing, so it is no guarantee.
     if (this.promised && time < this.promised[i] && (!this.prof || time + e > time)) this.promised[i] = time;
-    this.hook?.({ id: this.jobs[i].id, time: this.now, reservedStart: time });
+    this.hook?.({ id: this.jobs.id(i), time: this.now, reservedStart: time });
   }
 
   wakeUpAt(time: number): void {
@@ -252,8 +259,8 @@ export class BatchState implements BatchContext {
     const { queue, score, now } = this;
     const order = this.queueOrder;
     for (const i of queue) {
-      const v = typeof order === 'function' ? order(this.jobs[i], now, this.est[i]) : orderScore(order, now - this.submitT[i], this.est[i], this.procsN[i]);
-      if (Number.isNaN(v)) throw new InvariantError('batch/order', 'the queue order gave NaN', { job: this.jobs[i].id, time: now });
+      const v = typeof order === 'function' ? order(this.jobs.job(i), now, this.est[i]) : orderScore(order, now - this.submitT[i], this.est[i], this.procsN[i]);
+      if (Number.isNaN(v)) throw new InvariantError('batch/order', 'the queue order gave NaN', { job: this.jobs.id(i), time: now });
       score[i] = v;
     }
     const rankOf = this.rankOf;
