@@ -198,6 +198,8 @@ export class BatchState implements BatchContext {
     if (!Number.isNaN(this.start[i])) throw this.fail('batch/reservation', 'reserved after it started', i);
     if (!(time >= this.now) || !Number.isFinite(time)) throw this.fail('batch/reservation', `reserved at ${time}, which is not a finite time from now on`, i);
     const e = this.est[i];
+    // Moving a promise later must be explicit (cancelReservation first).
+    if (this.promised && time > this.promised[i]) throw this.fail('batch/reservation', `reservation moved later, from ${this.promised[i]} to ${time}, without cancelReservation`, i);
     if (this.prof) {
       const p = this.profile;
       if (this.isBooked(i)) p.release(this.resAt[i], this.resAt[i] + e, this.procsN[i]);
@@ -208,8 +210,15 @@ export class BatchState implements BatchContext {
     }
     this.resAt[i] = time;
     // With the profile in use a zero-length reservation books nothing, so it is no guarantee.
-    if (this.promised && time < this.promised[i] && (!this.prof || time + e > time)) this.promised[i] = time;
+    if (this.promised) this.promised[i] = this.prof && !(time + e > time) ? Infinity : time;
     this.hook?.({ id: this.jobs[i].id, time: this.now, reservedStart: time });
+  }
+
+  cancelReservation(i: number): void {
+    this.checkJob(i, 'cancelReservation');
+    if (this.isBooked(i) && Number.isNaN(this.start[i])) this.profile.release(this.resAt[i], this.resAt[i] + this.est[i], this.procsN[i]);
+    this.resAt[i] = NaN;
+    if (this.promised) this.promised[i] = Infinity;
   }
 
   wakeUpAt(time: number): void {
