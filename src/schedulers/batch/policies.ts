@@ -8,7 +8,8 @@
  * that instant. `schedule` starts jobs with `ctx.startJob(job)` (at once, so
  * the next query sees the new state) or returns the jobs to start, which are
  * started in order after it returns. `ctx.reserve(job, time)` promises a job
- * a start no later than `time`; the engine checks the promise is kept.
+ * a start no later than `time`, until replaced or withdrawn
+ * (`cancelReservation`); the engine checks the promise is kept.
  *
  * Jobs are numbers (their index in the input); the context answers questions
  * about them. A policy other than the three built-ins always runs with the
@@ -97,6 +98,8 @@ export interface BatchContext {
   startJob(job: number): void;
   /** Promise the job a start no later than `time` (≥ now); replaces its previous reservation. */
   reserve(job: number, time: number): void;
+  /** Withdraw the job's reservation (e.g. an EASY head that lost its place to a job of higher priority). */
+  cancelReservation(job: number): void;
   /** Call schedule again at `time` (> now), even if nothing arrives or completes then. The earliest request of a pass wins. */
   wakeUpAt(time: number): void;
 }
@@ -129,6 +132,11 @@ const fcfs: BatchSchedulingPolicy = {
 const easy: BatchSchedulingPolicy = {
   name: 'easy',
   schedule(ctx) {
+    if (!ctx.queueInArrivalOrder) {
+      // The queue was re-sorted: a former head behind the first job has lost its reservation.
+      const q = ctx.waiting();
+      for (let k = 1; k < q.length; k++) if (!Number.isNaN(ctx.reservation(q[k]))) ctx.cancelReservation(q[k]);
+    }
     let head = ctx.head();
     for (; head >= 0 && ctx.procs(head) <= ctx.free; head = ctx.head()) ctx.startJob(head);
     if (head < 0 || ctx.free === 0 || ctx.free < ctx.minWaitingProcs()) return;
