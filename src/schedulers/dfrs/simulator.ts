@@ -642,14 +642,17 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
  * another: tasks are identical, so only the multiset of nodes matters.
  */
 export function tasksMoved(before: ArrayLike<number>, after: ArrayLike<number>): number {
-  const count = new Map<number, number>();
-  for (let k = 0; k < before.length; k++) count.set(before[k], (count.get(before[k]) ?? 0) + 1);
+  // Node indices are small: count in an array rather than a Map.
+  let top = 0;
+  for (let k = 0; k < before.length; k++) if (before[k] > top) top = before[k];
+  const count = new Int32Array(top + 1);
+  for (let k = 0; k < before.length; k++) count[before[k]]++;
   let kept = 0;
   for (let k = 0; k < after.length; k++) {
-    const c = count.get(after[k]) ?? 0;
-    if (c > 0) {
+    const n = after[k];
+    if (n <= top && count[n] > 0) {
       kept++;
-      count.set(after[k], c - 1);
+      count[n]--;
     }
   }
   return after.length - kept;

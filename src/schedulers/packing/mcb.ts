@@ -97,18 +97,9 @@ export function checkVariant(variant: unknown): McbVariant {
 }
 
 /**
- * Low-level packer on parallel arrays (no allocation of item objects), used by
- * the yield search. `cpu[i]`, `mem[i]` are item sizes; returns the bin of each
- * item or null when the heuristic fails.
- *
- * Equal consecutive items (the tasks of one job) are handled as one group:
- * they sit next to each other in the stable sorted lists and are
- * interchangeable, so "the first item that fits" is the next item of the
- * first group that fits. And since a bin's free capacity only shrinks, a group
- * that did not fit stays rejected until the next bin, so each scan resumes
- * after the last rejection. Both keep the result identical to scanning item
- * by item while a packing costs O(bins × groups) instead of
- * O(items² × bins) comparisons.
+ * Low-level packer on parallel arrays (no allocation of item objects).
+ * `cpu[i]`, `mem[i]` are item sizes; returns the bin of each item or null
+ * when the heuristic fails.
  */
 export function packArrays(
   cpu: ArrayLike<number>,
@@ -118,19 +109,54 @@ export function packArrays(
   preload?: { cpu: ArrayLike<number>; mem: ArrayLike<number> },
 ): Int32Array | null {
   const n = cpu.length;
-  const placement = new Int32Array(n).fill(-1);
+  const gCpu: number[] = [];
+  const gMem: number[] = [];
+  const gCount: number[] = [];
+  for (let i = 0; i < n; i++) {
+    if (i > 0 && cpu[i] === cpu[i - 1] && mem[i] === mem[i - 1]) gCount[gCount.length - 1]++;
+    else {
+      gCpu.push(cpu[i]);
+      gMem.push(mem[i]);
+      gCount.push(1);
+    }
+  }
+  return packGroups(gCpu, gMem, gCount, binCount, variant, preload);
+}
+
+/**
+ * The packer on groups of equal items: group g is `count[g]` items of size
+ * (`cpu[g]`, `mem[g]`), items numbered group after group. Returns the bin of
+ * each item, or null when the heuristic fails.
+ *
+ * Same bins as packing the items one by one (`packArrays`): equal
+ * consecutive items sit next to each other in the stable sorted lists and
+ * are interchangeable, so "the first item that fits" is the next item of the
+ * first group that fits. And since a bin's free capacity only shrinks, a
+ * group that did not fit stays rejected until the next bin, so each scan
+ * resumes after the last rejection. A packing costs O(bins × groups), not
+ * O(items² × bins); groups need not be maximal (a job's tasks are one).
+ */
+export function packGroups(
+  cpu: ArrayLike<number>,
+  mem: ArrayLike<number>,
+  count: ArrayLike<number>,
+  binCount: number,
+  variant: McbVariant = 8,
+  preload?: { cpu: ArrayLike<number>; mem: ArrayLike<number> },
+): Int32Array | null {
+  const groups = cpu.length;
+  // start[g]: first item of group g; start[groups]: number of items.
+  const start = new Int32Array(groups + 1);
+  for (let g = 0; g < groups; g++) start[g + 1] = start[g] + count[g];
+  const n = start[groups];
+  // Only returned when every item is placed, so every entry is written.
+  const placement = new Int32Array(n);
   if (n === 0) return placement;
   if (binCount <= 0) return null;
   const eps = CAPACITY_EPSILON;
 
   // Quick rejection: an item larger than an empty bin can never be placed.
-  for (let i = 0; i < n; i++) if (cpu[i] > 1 + eps || mem[i] > 1 + eps) return null;
-
-  // Groups of equal consecutive items: group g is items start[g] .. start[g + 1] - 1.
-  const start = new Int32Array(n + 1);
-  let groups = 0;
-  for (let i = 0; i < n; i++) if (i === 0 || cpu[i] !== cpu[i - 1] || mem[i] !== mem[i - 1]) start[groups++] = i;
-  start[groups] = n;
+  for (let g = 0; g < groups; g++) if (count[g] > 0 && (cpu[g] > 1 + eps || mem[g] > 1 + eps)) return null;
 
   // Build and sort the two lists (ties keep input order, so identical tasks
   // of one job stay together, as in DFRS's job lists).
@@ -138,10 +164,10 @@ export function packArrays(
   const cpuList: number[] = [];
   const memList: number[] = [];
   for (let g = 0; g < groups; g++) {
-    const i = start[g];
-    keys[g] = mcbSortKey(variant, cpu[i], mem[i]);
+    if (count[g] === 0) continue;
+    keys[g] = mcbSortKey(variant, cpu[g], mem[g]);
     // Ties cpu == mem go to the memory-intensive list (memory is the hard constraint).
-    if (cpu[i] > mem[i]) cpuList.push(g);
+    if (cpu[g] > mem[g]) cpuList.push(g);
     else memList.push(g);
   }
   const byKey = (a: number, b: number) => keys[a] - keys[b] || a - b;
@@ -182,8 +208,7 @@ export function packArrays(
         let prev = useCpu ? rejectedC : rejectedM;
         let g = prev < 0 ? (useCpu ? headC : headM) : next[prev];
         while (g >= 0) {
-          const i = nextItem[g];
-          if (cpu[i] <= freeCpu + eps && mem[i] <= freeMem + eps) {
+          if (cpu[g] <= freeCpu + eps && mem[g] <= freeMem + eps) {
             found = g;
             break;
           }
@@ -201,10 +226,9 @@ export function packArrays(
         }
       }
       if (found < 0) break;
-      const i = nextItem[found]++;
-      placement[i] = bin;
-      freeCpu -= cpu[i];
-      freeMem -= mem[i];
+      placement[nextItem[found]++] = bin;
+      freeCpu -= cpu[found];
+      freeMem -= mem[found];
       remaining--;
       if (remaining === 0) break;
     }
