@@ -28,6 +28,8 @@ export interface ActiveJob {
   virtualTime: number;
   /** Node of each task when running, null when waiting (never started or paused). */
   nodes: Int32Array | null;
+  /** Priority at this decision, set by the simulator from its policy (default: `jobPriority`). */
+  priority?: number;
 }
 
 /** Memory used and CPU load (sum of CPU needs) per node. */
@@ -48,8 +50,8 @@ export function jobPriority(flowTime: number, virtualTime: number): number {
 
 /** Comparator: higher priority first, ties by submission order (earlier first). */
 export function byPriority(a: ActiveJob, b: ActiveJob): number {
-  const pa = jobPriority(a.flowTime, a.virtualTime);
-  const pb = jobPriority(b.flowTime, b.virtualTime);
+  const pa = a.priority ?? jobPriority(a.flowTime, a.virtualTime);
+  const pb = b.priority ?? jobPriority(b.flowTime, b.virtualTime);
   if (pa !== pb) return pa > pb ? -1 : 1;
   return a.order - b.order;
 }
