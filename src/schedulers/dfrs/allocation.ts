@@ -40,6 +40,41 @@ function nodeCoefficients(jobs: readonly MappedJob[], nodeCount: number): { job:
   return perNode;
 }
 
+/**
+ * `nodeCoefficients` as flat arrays (entries of node i at start[i] ..
+ * start[i + 1] - 1, same order and sums), for the hot opt=min loop.
+ */
+function nodeCoefficientArrays(jobs: readonly MappedJob[], nodeCount: number): { start: Int32Array; job: Int32Array; coef: Float64Array } {
+  const start = new Int32Array(nodeCount + 1);
+  const lastJob = new Int32Array(nodeCount).fill(-1);
+  jobs.forEach((j, idx) => {
+    for (let k = 0; k < j.nodes.length; k++) {
+      const n = j.nodes[k];
+      if (!(n >= 0 && n < nodeCount)) throw new InputError(`DFRS allocation: job #${idx}: task ${k} is on node ${n}, outside 0..${nodeCount - 1}`, { source: 'DFRS allocation', field: `jobs[${idx}].nodes[${k}]` });
+      if (lastJob[n] !== idx) {
+        lastJob[n] = idx;
+        start[n + 1]++;
+      }
+    }
+  });
+  for (let i = 0; i < nodeCount; i++) start[i + 1] += start[i];
+  const job = new Int32Array(start[nodeCount]);
+  const coef = new Float64Array(start[nodeCount]);
+  const fill = start.slice(0, nodeCount);
+  lastJob.fill(-1);
+  jobs.forEach((j, idx) => {
+    for (let k = 0; k < j.nodes.length; k++) {
+      const n = j.nodes[k];
+      if (lastJob[n] !== idx) {
+        lastJob[n] = idx;
+        job[fill[n]] = idx;
+        coef[fill[n]++] = j.need;
+      } else coef[fill[n] - 1] += j.need;
+    }
+  });
+  return { start, job, coef };
+}
+
 /** Maximum CPU load Λ over nodes: the sum of the CPU needs of the tasks on a node. */
 export function maxNodeLoad(jobs: readonly MappedJob[], nodeCount: number): number {
   const load = new Float64Array(nodeCount);
@@ -64,7 +99,7 @@ export function maxMinYields(jobs: readonly MappedJob[], nodeCount: number): Flo
   const n = jobs.length;
   const y = new Float64Array(n);
   if (n === 0) return y;
-  const perNode = nodeCoefficients(jobs, nodeCount);
+  const { start, job: entryJob, coef } = nodeCoefficientArrays(jobs, nodeCount);
   const cap = jobs.map((j) => j.maxYield ?? 1);
   const residual = new Float64Array(nodeCount).fill(1);
   const active = new Uint8Array(n);
@@ -77,13 +112,19 @@ export function maxMinYields(jobs: readonly MappedJob[], nodeCount: number): Flo
     }
   }
   const demand = new Float64Array(nodeCount);
+  // A node's demand only changes when one of its jobs is frozen: recompute those.
+  const dirty = new Uint8Array(nodeCount).fill(1);
   while (activeCount > 0) {
     // Largest common increment allowed by every node and every job cap.
     let delta = Infinity;
     for (let i = 0; i < nodeCount; i++) {
-      let a = 0;
-      for (const { job, coef } of perNode[i]) if (active[job]) a += coef;
-      demand[i] = a;
+      if (dirty[i]) {
+        let a = 0;
+        for (let e = start[i]; e < start[i + 1]; e++) if (active[entryJob[e]]) a += coef[e];
+        demand[i] = a;
+        dirty[i] = 0;
+      }
+      const a = demand[i];
       if (a > 0) delta = Math.min(delta, Math.max(0, residual[i]) / a);
     }
     for (let j = 0; j < n; j++) if (active[j]) delta = Math.min(delta, cap[j] - y[j]);
@@ -92,21 +133,21 @@ export function maxMinYields(jobs: readonly MappedJob[], nodeCount: number): Flo
     for (let i = 0; i < nodeCount; i++) residual[i] -= demand[i] * delta;
     // Freeze jobs at their cap and jobs touching a saturated node.
     let frozen = 0;
+    const freeze = (j: number) => {
+      active[j] = 0;
+      frozen++;
+      const nodes = jobs[j].nodes;
+      for (let k = 0; k < nodes.length; k++) dirty[nodes[k]] = 1;
+    };
     for (let j = 0; j < n; j++) {
       if (active[j] && y[j] >= cap[j] - 1e-12) {
         y[j] = cap[j];
-        active[j] = 0;
-        frozen++;
+        freeze(j);
       }
     }
     for (let i = 0; i < nodeCount; i++) {
       if (demand[i] > 0 && residual[i] <= 1e-12) {
-        for (const { job } of perNode[i]) {
-          if (active[job]) {
-            active[job] = 0;
-            frozen++;
-          }
-        }
+        for (let e = start[i]; e < start[i + 1]; e++) if (active[entryJob[e]]) freeze(entryJob[e]);
       }
     }
     activeCount -= frozen;
@@ -261,9 +302,49 @@ export function minMaxStretchYields(
     for (const { job, coef } of perNode[i]) u += coef * (active[job] ? yAt(job, s) : y[job]);
     return u;
   };
+  const over = (i: number, s: number) => nodeUse(i, s) > 1 + 1e-12;
+  // A node's use is non-decreasing in s (also in floating point: every term
+  // is, and rounding is monotone). So each node keeps a bracket: within
+  // capacity at every s <= lo[i], over it at every s >= hi[i], narrowed once
+  // by bisection; the rounds' bisections then rarely evaluate a node. A
+  // bracket stays valid until a job on the node is frozen. Same answers as
+  // testing every node at every step, in a fraction of the evaluations.
+  const lo = new Float64Array(nodeCount).fill(-Infinity);
+  const hi = new Float64Array(nodeCount).fill(Infinity);
+  const used: number[] = [];
+  for (let i = 0; i < nodeCount; i++) if (perNode[i].length > 0) used.push(i);
+  const overAt = (i: number, s: number): boolean => {
+    if (s <= lo[i]) return false;
+    if (s >= hi[i]) return true;
+    const o = over(i, s);
+    if (o) hi[i] = s;
+    else lo[i] = s;
+    return o;
+  };
+  const narrow = (i: number) => {
+    if (!overAt(i, 1) || overAt(i, 0)) return;
+    for (let it = 0; it < 50 && hi[i] - lo[i] > 1e-14; it++) overAt(i, (lo[i] + hi[i]) / 2);
+  };
+  for (const i of used) narrow(i);
+  // Lowest bounds over all nodes: s <= minLo is feasible, s >= minHi is not.
+  let minLo = Infinity;
+  let minHi = Infinity;
+  const bounds = () => {
+    minLo = Infinity;
+    minHi = Infinity;
+    for (const i of used) {
+      if (lo[i] < minLo) minLo = lo[i];
+      if (hi[i] < minHi) minHi = hi[i];
+    }
+  };
+  bounds();
   const feasible = (s: number) => {
-    for (let i = 0; i < nodeCount; i++) if (perNode[i].length > 0 && nodeUse(i, s) > 1 + 1e-12) return false;
-    return true;
+    if (s >= minHi) return false;
+    if (s <= minLo) return true;
+    let ok = true;
+    for (const i of used) if (overAt(i, s)) ok = false;
+    bounds();
+    return ok;
   };
   let sLo = 0;
   while (activeCount > 0) {
@@ -277,23 +358,28 @@ export function minMaxStretchYields(
       if (feasible(mid)) sLo = mid;
       else sHi = mid;
     }
-    // Bottleneck nodes: those over capacity at sHi. Freeze their active jobs at sLo.
+    // Bottleneck nodes: those over capacity at sHi (in node order, each seeing
+    // the jobs frozen on the nodes before it). Freeze their active jobs at sLo.
+    const touched = new Set<number>();
+    const freeze = (job: number, value: number) => {
+      y[job] = value;
+      active[job] = 0;
+      for (let k = 0; k < jobs[job].nodes.length; k++) touched.add(jobs[job].nodes[k]);
+    };
     let frozen = 0;
-    for (let i = 0; i < nodeCount; i++) {
-      if (perNode[i].length > 0 && nodeUse(i, sHi) > 1 + 1e-12) {
-        for (const { job } of perNode[i]) {
-          if (active[job]) {
-            y[job] = yAt(job, sLo);
-            active[job] = 0;
-            frozen++;
-          }
+    for (const i of used) {
+      // Only freezing lowers a node's use here, so a node within capacity at sHi stays so.
+      if (sHi <= lo[i] || !(touched.has(i) ? over(i, sHi) : overAt(i, sHi))) continue;
+      for (const { job } of perNode[i]) {
+        if (active[job]) {
+          freeze(job, yAt(job, sLo));
+          frozen++;
         }
       }
     }
     for (let j = 0; j < n; j++) {
       if (active[j] && yAt(j, sLo) >= cap[j] - 1e-12) {
-        y[j] = cap[j];
-        active[j] = 0;
+        freeze(j, cap[j]);
         frozen++;
       }
     }
@@ -302,6 +388,12 @@ export function minMaxStretchYields(
       for (let j = 0; j < n; j++) if (active[j]) y[j] = yAt(j, sLo);
       break;
     }
+    for (const i of touched) {
+      lo[i] = -Infinity;
+      hi[i] = Infinity;
+      if (perNode[i].length > 0) narrow(i);
+    }
+    bounds();
   }
   return repair(jobs, nodeCount, y, new Float64Array(n));
 }

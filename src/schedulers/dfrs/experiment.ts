@@ -97,8 +97,8 @@ export function runDfrsCell(input: DfrsCellInput): DfrsCellRecord {
     outcomes = simulateDfrsBatch(jobs, { nodes, policy: input.algorithm, unit: input.batchUnit, cores: input.cores });
   } else {
     const alg = parseAlgorithm(input.algorithm);
-    name = alg.name;
     const res = simulateDfrs(jobs, { ...(input.simulation ?? {}), nodes, algorithm: alg, period, penalty, checkInvariants: input.checkInvariants });
+    name = res.algorithm; // a user policy's name
     outcomes = res.jobs;
     calls = res.mcbCalls;
   }

@@ -8,6 +8,7 @@ export * from './allocation';
 export * from './mapping';
 export * from './invariants';
 export * from './simulator';
+export * from './policy';
 export * from '../../metrics/dfrs';
 export * from './batch';
 export * from './experiment';

@@ -28,6 +28,8 @@ export interface ActiveJob {
   virtualTime: number;
   /** Node of each task when running, null when waiting (never started or paused). */
   nodes: Int32Array | null;
+  /** Priority at this decision, set by the simulator from its policy (default: `jobPriority`). */
+  priority?: number;
 }
 
 /** Memory used and CPU load (sum of CPU needs) per node. */
@@ -48,8 +50,8 @@ export function jobPriority(flowTime: number, virtualTime: number): number {
 
 /** Comparator: higher priority first, ties by submission order (earlier first). */
 export function byPriority(a: ActiveJob, b: ActiveJob): number {
-  const pa = jobPriority(a.flowTime, a.virtualTime);
-  const pb = jobPriority(b.flowTime, b.virtualTime);
+  const pa = a.priority ?? jobPriority(a.flowTime, a.virtualTime);
+  const pb = b.priority ?? jobPriority(b.flowTime, b.virtualTime);
   if (pa !== pb) return pa > pb ? -1 : 1;
   return a.order - b.order;
 }
@@ -362,17 +364,19 @@ export function mcb8Mapping(jobs: readonly ActiveJob[], options: GlobalMappingOp
     const fixed: number[] = [];
     kept.forEach((j, idx) => {
       const pin = pinned(j);
+      const task: YieldTask = { job: idx, cpuNeed: j.need, mem: j.mem }; // read-only, shared by the job's tasks
       for (let t = 0; t < j.tasks; t++) {
-        tasks.push({ job: idx, cpuNeed: j.need, mem: j.mem });
+        tasks.push(task);
         fixed.push(pin ? (j.nodes as Int32Array)[t] : -1);
       }
     });
     const res = maximizeMinYield(tasks, nodeCount, { variant: options.variant ?? 8, tolerance: options.tolerance ?? 0.01, fixedHost: fixed });
     if (!res) continue;
     const mapping = new Map<ActiveJob, Int32Array>();
+    const placement = Int32Array.from(res.placement);
     let t = 0;
     for (const j of kept) {
-      mapping.set(j, Int32Array.from(res.placement.slice(t, t + j.tasks)));
+      mapping.set(j, placement.slice(t, t + j.tasks));
       t += j.tasks;
     }
     return { mapping, considered: jobs.length, dropped, level: res.yield };

@@ -47,6 +47,7 @@ import {
   usageOf,
 } from './mapping';
 import { DfrsAlgorithm, parseAlgorithm } from './names';
+import { checkPolicyMapping, DfrsDecisionView, DfrsJobView, DfrsPolicy, DfrsPolicySpec, paperPriority, resolveDfrsPolicy } from './policy';
 
 export interface DfrsSimulationOptions {
   /** Number of nodes. */
@@ -124,6 +125,13 @@ export interface DfrsSimulationOptions {
   dropRule?: DropRule;
   /** Called for every start, pause, resume, move and completion of a job (for Gantt charts, debugging). */
   onJobEvent?: (event: DfrsJobEvent) => void;
+  /**
+   * A user policy (priority, mapper and/or CPU allocation; see policy.ts and
+   * docs/policies.md) or `{ module, export }` naming one. Parts it leaves out
+   * come from `algorithm`. Its output is always checked, whatever
+   * `checkInvariants` says, and errors start with `policy <name>:`.
+   */
+  policy?: DfrsPolicySpec;
 }
 
 /** When the rescheduling penalty is paid (see DfrsSimulationOptions.penaltyModel). */
@@ -261,7 +269,13 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
   const timeMcb = options.timeMcb ?? true;
   const vtDuringPenalty = options.virtualTimeDuringPenalty ?? false;
   // Read once per run: every check below sits behind this one boolean.
-  const check = options.checkInvariants ?? invariantChecksEnabled();
+  const policy: DfrsPolicy | undefined = options.policy === undefined ? undefined : resolveDfrsPolicy(options.policy, SRC);
+  // A user policy is always checked.
+  const check = policy !== undefined || (options.checkInvariants ?? invariantChecksEnabled());
+  const name = policy ? policy.name : alg.name;
+  // Error prefix: the algorithm's name, or `policy <name>` for a user policy.
+  const label = policy ? `policy ${policy.name}` : alg.name;
+  const periodicMode = policy?.map ? (policy.periodic ? 'user' : 'none') : alg.periodic;
   const penaltyModel = options.penaltyModel ?? 'resume';
   if (penaltyModel !== 'resume' && penaltyModel !== 'pause' && penaltyModel !== 'migration-only') {
     throw new InputError(`${SRC}: penaltyModel must be 'resume', 'pause' or 'migration-only', got ${String(penaltyModel)}`, { source: SRC, field: 'penaltyModel' });
@@ -381,7 +395,7 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
     for (const [aj, newNodes] of next) {
       const j = aj as SimJob;
       if (newNodes.length !== j.tasks) {
-        throw new InvariantError('dfrs/tasks', `${alg.name}: mapper returned ${newNodes.length} nodes for ${j.tasks} tasks`, { job: j.job.id, time: t });
+        throw new InvariantError('dfrs/tasks', `${label}: mapper returned ${newNodes.length} nodes for ${j.tasks} tasks`, { job: j.job.id, time: t });
       }
       if (running.has(j)) {
         const moved = tasksMoved(j.nodes as Int32Array, newNodes);
@@ -394,7 +408,7 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
         if (moved > 0) emit(j, t, 'move', moved);
       } else {
         if (check && !(j.submitted && t >= j.job.submit)) {
-          throw new InvariantError('dfrs/release', `${alg.name}: given resources at ${t}, before its submission at ${j.job.submit}`, { job: j.job.id, time: t });
+          throw new InvariantError('dfrs/release', `${label}: given resources at ${t}, before its submission at ${j.job.submit}`, { job: j.job.id, time: t });
         }
         if (j.everRan) startPenalty(j, t, true);
         else {
@@ -413,7 +427,9 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
     const list = [...running];
     const mapped: MappedJob[] = list.map((j) => ({ need: j.need, nodes: j.nodes as Int32Array, maxYield: j.maxYield }));
     let y: Float64Array;
-    if (alg.periodic === 'MCB8-stretch') {
+    if (policy?.allocate) {
+      y = userYields(list, t);
+    } else if (alg.periodic === 'MCB8-stretch') {
       const T = Number.isFinite(nextTick) && nextTick > t ? nextTick - t : period;
       y = alg.opt === 'avg' ? minAvgStretchYields(mapped, list, nodes, T) : minMaxStretchYields(mapped, list, nodes, T);
     } else {
@@ -429,13 +445,13 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
           tasks.push({ job: j.job.id, node: (j.nodes as Int32Array)[k], cpu: j.yield * j.need, need: j.need, mem: j.mem });
         }
       }
-      checkAllocation(tasks, nodes, `simulateDfrs (${alg.name}) at t=${t}`, expected, t);
+      checkAllocation(tasks, nodes, `simulateDfrs (${label}) at t=${t}`, expected, t);
       for (const j of active) {
         if (!running.has(j) && (j.nodes !== null || j.yield !== 0)) {
-          throw new InvariantError('dfrs/tasks', `${alg.name}: waiting job holds resources`, { job: j.job.id, time: t });
+          throw new InvariantError('dfrs/tasks', `${label}: waiting job holds resources`, { job: j.job.id, time: t });
         }
         if (!(j.yield >= 0 && j.yield <= j.maxYield + 1e-9)) {
-          throw new InvariantError('dfrs/yield', `${alg.name}: yield ${j.yield} outside [0, ${j.maxYield}]`, { job: j.job.id, time: t });
+          throw new InvariantError('dfrs/yield', `${label}: yield ${j.yield} outside [0, ${j.maxYield}]`, { job: j.job.id, time: t });
         }
       }
     }
@@ -479,6 +495,70 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
     return changed;
   };
 
+  /** Every job's priority for this decision (the mappers sort by it). */
+  const refreshPriorities = (t: number) => {
+    for (const j of active) {
+      const p = policy?.priority ? policy.priority(viewOf(j), t) : paperPriority(j);
+      if (typeof p !== 'number' || Number.isNaN(p)) throw new InvariantError('dfrs/policy', `${label}: priority ${String(p)} is not a number`, { job: j.job.id, time: t });
+      j.priority = p;
+    }
+  };
+
+  const viewOf = (j: SimJob): DfrsJobView => ({
+    id: j.job.id,
+    submit: j.job.submit,
+    tasks: j.tasks,
+    cpuNeed: j.need,
+    mem: j.mem,
+    flowTime: j.flowTime,
+    virtualTime: j.virtualTime,
+    priority: j.priority ?? NaN,
+    nodes: j.nodes ? Array.from(j.nodes) : null,
+    yield: j.yield,
+  });
+
+  const decisionView = (t: number, submitted?: SimJob): DfrsDecisionView => {
+    const jobsNow = [...active].sort(byPriority).map(viewOf);
+    return {
+      time: t,
+      nodeCount: nodes,
+      trigger: cause,
+      ...(submitted ? { submitted: jobsNow.find((v) => v.id === submitted.job.id) } : {}),
+      jobs: jobsNow,
+      usage: { mem: Float64Array.from(usage.mem), load: Float64Array.from(usage.load) },
+    };
+  };
+
+  const byId = new Map(all.map((j) => [j.job.id, j]));
+  /** Ask the user mapper; apply what it returns, checked. Returns whether the mapping was replaced. */
+  const userMap = (t: number, submitted?: SimJob): boolean => {
+    decisions++;
+    const out = (policy as DfrsPolicy).map!(decisionView(t, submitted));
+    if (out === undefined) return false;
+    const known = (id: number) => {
+      const j = byId.get(id);
+      return j && { id, submit: j.job.submit, tasks: j.tasks, mem: j.mem, submitted: j.submitted, done: j.done };
+    };
+    const checked = checkPolicyMapping(name, out, known, nodes, t);
+    const next = new Map<ActiveJob, Int32Array>();
+    for (const [id, n] of checked) next.set(byId.get(id) as SimJob, n);
+    applyMapping(next, t);
+    return true;
+  };
+
+  /** The user allocation's yields for the running jobs, in `list` order, checked. */
+  const userYields = (list: SimJob[], t: number): Float64Array => {
+    const out = (policy as DfrsPolicy).allocate!(decisionView(t));
+    if (!(out instanceof Map)) throw new InvariantError('dfrs/policy', `${label}: allocate() must return a Map of job id to yield, got ${String(out)}`, { time: t });
+    return Float64Array.from(list, (j) => {
+      const v = out.get(j.job.id);
+      if (typeof v !== 'number' || !(v >= 0 && v <= j.maxYield + 1e-9)) {
+        throw new InvariantError('dfrs/yield', `${label}: yield ${String(v)} outside [0, ${j.maxYield}]`, { job: j.job.id, time: t });
+      }
+      return v;
+    });
+  };
+
   const afterDecision = (t: number, changed: boolean) => {
     if (changed) allocate(t);
     scheduleCompletion(t);
@@ -493,8 +573,10 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
       j.flowTime = 0;
       active.add(j);
       remainingToSubmit--;
+      refreshPriorities(t);
       let changed = false;
-      switch (alg.onSubmit) {
+      if (policy?.map) changed = userMap(t, j);
+      else switch (alg.onSubmit) {
         case 'none':
           break;
         case 'Greedy': {
@@ -531,7 +613,7 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
           changed = true;
           break;
       }
-      if (alg.onSubmit === 'Greedy') decisions++;
+      if (alg.onSubmit === 'Greedy' && !policy?.map) decisions++;
       afterDecision(t, changed);
       ensureTick(t);
     };
@@ -547,7 +629,7 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
       if (j.remaining <= 1e-6 + 1e-12 * j.job.runtime && t >= j.penaltyUntil) {
         // Work conserved: the job received its work, not noticeably more (a late completion event would give it more).
         if (check && j.remaining < -(1e-6 + 1e-9 * j.job.runtime)) {
-          throw new InvariantError('dfrs/work', `${alg.name}: received ${j.job.runtime - j.remaining} s of work at yield 1, its run time is ${j.job.runtime} s`, {
+          throw new InvariantError('dfrs/work', `${label}: received ${j.job.runtime - j.remaining} s of work at yield 1, its run time is ${j.job.runtime} s`, {
             job: j.job.id,
             time: t,
           });
@@ -565,7 +647,9 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
     }
     if (finished > 0) {
       usage = usageOf(running, nodes);
-      if (alg.onCompletion === 'Greedy') {
+      refreshPriorities(t);
+      if (policy?.map) userMap(t);
+      else if (alg.onCompletion === 'Greedy') {
         decisions++;
         greedyWaiting(t);
       } else if (alg.onCompletion === 'MCB8') {
@@ -581,9 +665,14 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
     cause = 'periodic';
     advance(t);
     nextTick = t + period;
-    decisions++;
-    runGlobal(t, 'periodic', alg.periodic === 'MCB8-stretch');
-    afterDecision(t, true);
+    refreshPriorities(t);
+    let changed = true;
+    if (periodicMode === 'user') changed = userMap(t);
+    else {
+      decisions++;
+      runGlobal(t, 'periodic', alg.periodic === 'MCB8-stretch');
+    }
+    afterDecision(t, changed);
     if (active.size > 0 || remainingToSubmit > 0) sim.at(nextTick, onTick, { priority: PRIORITY_PERIODIC, kind: 'periodic' });
     else nextTick = Infinity;
   }
@@ -591,7 +680,7 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
   /** Periodic algorithms tick every `period` from the first submission while work remains. */
   let tickScheduled = false;
   const ensureTick = (t: number) => {
-    if (alg.periodic === 'none' || tickScheduled) return;
+    if (periodicMode === 'none' || tickScheduled) return;
     tickScheduled = true;
     nextTick = t + period;
     sim.at(nextTick, onTick, { priority: PRIORITY_PERIODIC, kind: 'periodic' });
@@ -601,7 +690,7 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
   sim.run();
 
   for (const j of all) {
-    if (!j.done) throw new InvariantError('dfrs/completed', `${alg.name}: never completed (simulation ended at t=${sim.now})`, { job: j.job.id, time: sim.now });
+    if (!j.done) throw new InvariantError('dfrs/completed', `${label}: never completed (simulation ended at t=${sim.now})`, { job: j.job.id, time: sim.now });
   }
   if (check) {
     verifyDfrsRun(
@@ -610,7 +699,7 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
     );
   }
   return {
-    algorithm: alg.name,
+    algorithm: name,
     nodes,
     period,
     penalty,
@@ -642,14 +731,17 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
  * another: tasks are identical, so only the multiset of nodes matters.
  */
 export function tasksMoved(before: ArrayLike<number>, after: ArrayLike<number>): number {
-  const count = new Map<number, number>();
-  for (let k = 0; k < before.length; k++) count.set(before[k], (count.get(before[k]) ?? 0) + 1);
+  // Node indices are small: count in an array rather than a Map.
+  let top = 0;
+  for (let k = 0; k < before.length; k++) if (before[k] > top) top = before[k];
+  const count = new Int32Array(top + 1);
+  for (let k = 0; k < before.length; k++) count[before[k]]++;
   let kept = 0;
   for (let k = 0; k < after.length; k++) {
-    const c = count.get(after[k]) ?? 0;
-    if (c > 0) {
+    const n = after[k];
+    if (n <= top && count[n] > 0) {
       kept++;
-      count.set(after[k], c - 1);
+      count[n]--;
     }
   }
   return after.length - kept;

@@ -97,9 +97,9 @@ export function checkVariant(variant: unknown): McbVariant {
 }
 
 /**
- * Low-level packer on parallel arrays (no allocation of item objects), used by
- * the yield search. `cpu[i]`, `mem[i]` are item sizes; returns the bin of each
- * item or null when the heuristic fails.
+ * Low-level packer on parallel arrays (no allocation of item objects).
+ * `cpu[i]`, `mem[i]` are item sizes; returns the bin of each item or null
+ * when the heuristic fails.
  */
 export function packArrays(
   cpu: ArrayLike<number>,
@@ -109,41 +109,88 @@ export function packArrays(
   preload?: { cpu: ArrayLike<number>; mem: ArrayLike<number> },
 ): Int32Array | null {
   const n = cpu.length;
-  const placement = new Int32Array(n).fill(-1);
+  const gCpu: number[] = [];
+  const gMem: number[] = [];
+  const gCount: number[] = [];
+  for (let i = 0; i < n; i++) {
+    if (i > 0 && cpu[i] === cpu[i - 1] && mem[i] === mem[i - 1]) gCount[gCount.length - 1]++;
+    else {
+      gCpu.push(cpu[i]);
+      gMem.push(mem[i]);
+      gCount.push(1);
+    }
+  }
+  return packGroups(gCpu, gMem, gCount, binCount, variant, preload);
+}
+
+/**
+ * The packer on groups of equal items: group g is `count[g]` items of size
+ * (`cpu[g]`, `mem[g]`), items numbered group after group. Returns the bin of
+ * each item, or null when the heuristic fails.
+ *
+ * Same bins as packing the items one by one (`packArrays`): equal
+ * consecutive items sit next to each other in the stable sorted lists and
+ * are interchangeable, so "the first item that fits" is the next item of the
+ * first group that fits. And since a bin's free capacity only shrinks, a
+ * group that did not fit stays rejected until the next bin, so each scan
+ * resumes after the last rejection. A packing costs O(bins × groups), not
+ * O(items² × bins); groups need not be maximal (a job's tasks are one).
+ */
+export function packGroups(
+  cpu: ArrayLike<number>,
+  mem: ArrayLike<number>,
+  count: ArrayLike<number>,
+  binCount: number,
+  variant: McbVariant = 8,
+  preload?: { cpu: ArrayLike<number>; mem: ArrayLike<number> },
+): Int32Array | null {
+  const groups = cpu.length;
+  // start[g]: first item of group g; start[groups]: number of items.
+  const start = new Int32Array(groups + 1);
+  for (let g = 0; g < groups; g++) start[g + 1] = start[g] + count[g];
+  const n = start[groups];
+  // Only returned when every item is placed, so every entry is written.
+  const placement = new Int32Array(n);
   if (n === 0) return placement;
   if (binCount <= 0) return null;
   const eps = CAPACITY_EPSILON;
 
   // Quick rejection: an item larger than an empty bin can never be placed.
-  for (let i = 0; i < n; i++) if (cpu[i] > 1 + eps || mem[i] > 1 + eps) return null;
+  for (let g = 0; g < groups; g++) if (count[g] > 0 && (cpu[g] > 1 + eps || mem[g] > 1 + eps)) return null;
 
-  // Build and sort the two lists (stable: ties keep input order, so identical
-  // tasks of one job listed together stay together, as in DFRS's job lists).
-  const keys = new Float64Array(n);
+  // Build and sort the two lists (ties keep input order, so identical tasks
+  // of one job stay together, as in DFRS's job lists).
+  const keys = new Float64Array(groups);
   const cpuList: number[] = [];
   const memList: number[] = [];
-  for (let i = 0; i < n; i++) {
-    keys[i] = mcbSortKey(variant, cpu[i], mem[i]);
+  for (let g = 0; g < groups; g++) {
+    if (count[g] === 0) continue;
+    keys[g] = mcbSortKey(variant, cpu[g], mem[g]);
     // Ties cpu == mem go to the memory-intensive list (memory is the hard constraint).
-    if (cpu[i] > mem[i]) cpuList.push(i);
-    else memList.push(i);
+    if (cpu[g] > mem[g]) cpuList.push(g);
+    else memList.push(g);
   }
   const byKey = (a: number, b: number) => keys[a] - keys[b] || a - b;
   cpuList.sort(byKey);
   memList.sort(byKey);
 
-  // Singly linked lists over item ids so that removal during a scan is O(1).
-  // next[i] = following item in i's list, -1 at the end. Heads: headC, headM.
-  const next = new Int32Array(n).fill(-1);
+  // Singly linked lists over groups so that removal during a scan is O(1).
+  // next[g] = following group in g's list, -1 at the end. Heads: headC, headM.
+  const next = new Int32Array(groups).fill(-1);
   for (let k = 0; k + 1 < cpuList.length; k++) next[cpuList[k]] = cpuList[k + 1];
   for (let k = 0; k + 1 < memList.length; k++) next[memList[k]] = memList[k + 1];
   let headC = cpuList.length > 0 ? cpuList[0] : -1;
   let headM = memList.length > 0 ? memList[0] : -1;
+  // Next unplaced item of each group.
+  const nextItem = start.slice(0, groups);
   let remaining = n;
 
   for (let bin = 0; bin < binCount && remaining > 0; bin++) {
     let freeCpu = 1 - (preload ? preload.cpu[bin] : 0);
     let freeMem = 1 - (preload ? preload.mem[bin] : 0);
+    // Last group of each list found not to fit this bin (-1: none yet).
+    let rejectedC = -1;
+    let rejectedM = -1;
     for (;;) {
       // Which list to scan first: the one that goes against the imbalance. On a
       // tie (e.g. an empty bin) take the list whose head comes first in the
@@ -158,24 +205,28 @@ export function packArrays(
       let found = -1;
       for (let pass = 0; pass < 2 && found < 0; pass++) {
         const useCpu = pass === 0 ? cpuFirst : !cpuFirst;
-        let prev = -1;
-        let i = useCpu ? headC : headM;
-        while (i >= 0) {
-          if (cpu[i] <= freeCpu + eps && mem[i] <= freeMem + eps) {
-            // Unlink i.
-            if (prev < 0) {
-              if (useCpu) headC = next[i];
-              else headM = next[i];
-            } else next[prev] = next[i];
-            found = i;
+        let prev = useCpu ? rejectedC : rejectedM;
+        let g = prev < 0 ? (useCpu ? headC : headM) : next[prev];
+        while (g >= 0) {
+          if (cpu[g] <= freeCpu + eps && mem[g] <= freeMem + eps) {
+            found = g;
             break;
           }
-          prev = i;
-          i = next[i];
+          prev = g;
+          g = next[g];
+        }
+        if (useCpu) rejectedC = prev;
+        else rejectedM = prev;
+        if (found >= 0 && nextItem[found] + 1 === start[found + 1]) {
+          // Last item of the group: unlink it.
+          if (prev < 0) {
+            if (useCpu) headC = next[found];
+            else headM = next[found];
+          } else next[prev] = next[found];
         }
       }
       if (found < 0) break;
-      placement[found] = bin;
+      placement[nextItem[found]++] = bin;
       freeCpu -= cpu[found];
       freeMem -= mem[found];
       remaining--;

@@ -7,7 +7,7 @@
  * y * cpuNeed, and the question "can every task get yield y?" becomes a
  * two-dimensional vector packing problem, answered heuristically by MCB.
  */
-import { CAPACITY_EPSILON, McbVariant, checkVariant, packArrays } from './mcb';
+import { CAPACITY_EPSILON, McbVariant, checkVariant, packGroups } from './mcb';
 import { invariantChecksEnabled } from '../../util/invariants';
 import { verifyYieldPlacement } from './invariants';
 import { InputError } from '../../util/errors';
@@ -146,24 +146,32 @@ export function maximizeMinYield(
   let maxPinnedNeed = 0;
   for (let h = 0; h < hosts; h++) if (pinnedNeed[h] > maxPinnedNeed) maxPinnedNeed = pinnedNeed[h];
 
-  const m = free.length;
-  const need = new Float64Array(m);
-  const mem = new Float64Array(m);
-  for (let k = 0; k < m; k++) {
-    need[k] = tasks[free[k]].cpuNeed;
-    mem[k] = tasks[free[k]].mem;
+  // Free tasks as groups of equal consecutive tasks (a job's tasks): a probe
+  // then costs O(groups), not O(tasks), to set up.
+  const gNeed: number[] = [];
+  const gMem: number[] = [];
+  const gCount: number[] = [];
+  for (let k = 0; k < free.length; k++) {
+    const t = tasks[free[k]];
+    const g = gCount.length - 1;
+    if (g >= 0 && t.cpuNeed === gNeed[g] && t.mem === gMem[g]) gCount[g]++;
+    else {
+      gNeed.push(t.cpuNeed);
+      gMem.push(t.mem);
+      gCount.push(1);
+    }
   }
-  const cpu = new Float64Array(m);
+  const cpu = new Float64Array(gNeed.length);
   const preCpu = new Float64Array(hosts);
   const preload = { cpu: preCpu, mem: pinnedMem };
   let packings = 0;
 
   const tryYield = (y: number): Int32Array | null => {
     if (y * maxPinnedNeed > 1 + CAPACITY_EPSILON) return null;
-    for (let k = 0; k < m; k++) cpu[k] = y * need[k];
+    for (let g = 0; g < gNeed.length; g++) cpu[g] = y * gNeed[g];
     for (let h = 0; h < hosts; h++) preCpu[h] = y * pinnedNeed[h];
     packings++;
-    return packArrays(cpu, mem, hosts, variant, preload);
+    return packGroups(cpu, gMem, gCount, hosts, variant, preload);
   };
 
   const ub = yieldUpperBound(tasks, hosts);
@@ -197,7 +205,7 @@ export function maximizeMinYield(
     const h = fixed ? fixed[i] : undefined;
     if (h !== null && h !== undefined && h !== -1) placement[i] = h;
   }
-  for (let k = 0; k < m; k++) placement[free[k]] = best[k];
+  for (let k = 0; k < free.length; k++) placement[free[k]] = best[k];
   const result = { yield: placementMinYield(tasks, placement, hosts), searchedYield: bestY, placement, packings };
   if (invariantChecksEnabled()) {
     // Both the yield searched and the (higher) yield reported must fit the placement.
