@@ -1,7 +1,8 @@
 /**
- * Comparing batch policies — built-in or a user's — on real traces and
- * Lublin–Feitelson workloads swept over offered load, with replications for
- * confidence intervals, as one sweep (all cores, resumable, cached).
+ * Comparing policies — built-in or a user's — swept over offered load, with
+ * replications for confidence intervals, as one sweep (all cores, resumable,
+ * cached): batch policies on real traces and Lublin–Feitelson workloads, and
+ * DFRS algorithms on the DFRS paper's synthetic traces.
  *
  * Replications: a real trace has one history, so its replications are
  * `segments` windows of `jobs` consecutive jobs spread evenly over the trace
@@ -19,6 +20,7 @@ import { rebase, scaleToLoad } from '../workloads/filters';
 import { generateLublin } from '../workloads/lublin';
 import { loadTraceSync } from '../workloads/traces';
 import { WorkloadJob } from '../workloads/job';
+import { dfrsBound, dfrsTrace, runDfrsCell } from '../schedulers/dfrs/experiment';
 import { InputError } from '../util/errors';
 import { isPolicyRef, loadPolicyRef, PolicyRef } from '../util/modules';
 import { fromPortable, isPortableRef, PortableRef } from '../util/portable';
@@ -157,9 +159,104 @@ export function batchComparisonCell(p: { workload: ComparisonWorkload; replicati
 export async function compareBatchPolicies(o: BatchComparisonOptions, run: RunOptions = {}): Promise<ComparisonRow[]> {
   const sweep = batchComparisonSweep(o);
   const summary = await runSweep(sweep, { out: run.out ?? path.join('out', 'sweeps', `${o.name}.jsonl`), progress: 'auto', ...run });
+  return completeRows<ComparisonRow>(summary, o.name);
+}
+
+/**
+ * A DFRS algorithm of a comparison: a name in the paper's syntax (`FCFS`,
+ * `EASY`, `Greedy/opt=min`, … as in Table 1), or a user policy with the
+ * algorithm name that supplies the parts it leaves out.
+ */
+export type DfrsComparisonAlgorithm = string | { label: string; algorithm: string; policy: PolicyRef };
+
+export interface DfrsComparisonOptions {
+  /** Names the sweep and its results file. */
+  name: string;
+  /** Synthetic traces (the paper's Lublin-based model, 128 nodes × 4 cores), one per replication. */
+  traces: number;
+  /** Jobs per synthetic trace (the paper: 1,000). */
+  jobsPerTrace: number;
+  /** Offered loads to scale every trace to. */
+  loads: number[];
+  algorithms: DfrsComparisonAlgorithm[];
+  /** Base seed of the traces (default 1, the paper's sweep). */
+  baseSeed?: number;
+  version?: number | string;
+}
+
+/** One cell's row: one algorithm on one trace at one load. */
+export type DfrsComparisonRow = {
+  trace: number;
+  load: number;
+  algorithm: string;
+  maxStretch: number;
+  bound: number;
+  degradation: number;
+  preemptionsPerJob: number;
+  migrationsPerJob: number;
+};
+
+/** The DFRS comparison as a sweep definition. */
+export function dfrsComparisonSweep(o: DfrsComparisonOptions): SweepDefinition {
+  const posInt = (x: unknown) => Number.isInteger(x) && (x as number) > 0;
+  const bad = (field: string, what: string) => new InputError(`compareDfrsPolicies: ${field} ${what}`, { source: 'compareDfrsPolicies', field });
+  if (!posInt(o.traces)) throw bad('traces', 'must be a positive integer');
+  if (!posInt(o.jobsPerTrace)) throw bad('jobsPerTrace', 'must be a positive integer');
+  if (o.loads.length === 0 || o.loads.some((l) => !(l > 0))) throw bad('loads', 'must be positive numbers');
+  return defineSweep({
+    name: o.name,
+    version: o.version ?? 1,
+    cell: { module: __filename, export: 'dfrsComparisonCell' },
+    grid: { trace: Array.from({ length: o.traces }, (_, i) => i), load: o.loads, algorithm: o.algorithms as never[] },
+    fixed: { jobs_per_trace: o.jobsPerTrace, base_seed: o.baseSeed ?? 1 },
+  });
+}
+
+/** This worker's traces and their bounds (cells of one trace run one after another). */
+const dfrsTraces = new Map<string, { trace: ReturnType<typeof dfrsTrace>; bound: number }>();
+
+/** Sweep cell: one DFRS algorithm (or user policy) on one synthetic trace at one load. */
+export function dfrsComparisonCell(p: { trace: number; load: number; algorithm: DfrsComparisonAlgorithm; jobs_per_trace: number; base_seed: number }): DfrsComparisonRow {
+  const key = JSON.stringify([p.trace, p.load, p.jobs_per_trace, p.base_seed]);
+  let hit = dfrsTraces.get(key);
+  if (!hit) {
+    const trace = dfrsTrace({ trace_set: 'scaled', trace_index: p.trace, load: p.load, jobs_per_trace: p.jobs_per_trace, base_seed: p.base_seed });
+    hit = { trace, bound: dfrsBound(trace.jobs, trace.nodes) };
+    if (dfrsTraces.size >= 4) dfrsTraces.delete(dfrsTraces.keys().next().value as string);
+    dfrsTraces.set(key, hit);
+  }
+  const a = p.algorithm;
+  const user = typeof a === 'object' && a !== null;
+  const r = runDfrsCell({
+    jobs: hit.trace.jobs,
+    nodes: hit.trace.nodes,
+    cores: hit.trace.cores,
+    algorithm: user ? a.algorithm : a,
+    bound: hit.bound,
+    ...(user ? { simulation: { policy: a.policy } } : {}),
+  });
+  return {
+    trace: p.trace,
+    load: p.load,
+    algorithm: user ? a.label : a,
+    maxStretch: r.max_stretch,
+    bound: r.bound,
+    degradation: r.degradation,
+    preemptionsPerJob: r.pmtn_per_job,
+    migrationsPerJob: r.mig_per_job,
+  };
+}
+
+/** Run (or resume) a DFRS comparison on all cores and return its rows (see `compareBatchPolicies`). */
+export async function compareDfrsPolicies(o: DfrsComparisonOptions, run: RunOptions = {}): Promise<DfrsComparisonRow[]> {
+  const summary = await runSweep(dfrsComparisonSweep(o), { out: run.out ?? path.join('out', 'sweeps', `${o.name}.jsonl`), progress: 'auto', ...run });
+  return completeRows<DfrsComparisonRow>(summary, o.name);
+}
+
+function completeRows<T>(summary: Awaited<ReturnType<typeof runSweep>>, name: string): T[] {
   if (summary.missing > 0 || summary.failed > 0) {
     const failed = summary.records.find((r) => r.status === 'failed');
-    throw new InputError(`compareBatchPolicies: ${summary.failed} cells failed, ${summary.missing} missing` + (failed ? `; first failure: ${failed.error?.message ?? '?'}` : ''), { source: o.name });
+    throw new InputError(`${name}: ${summary.failed} cells failed, ${summary.missing} missing` + (failed ? `; first failure: ${failed.error?.message ?? '?'}` : ''), { source: name });
   }
-  return summary.records.map((r) => r.result as ComparisonRow);
+  return summary.records.map((r) => r.result as T);
 }
