@@ -213,11 +213,15 @@ describe('05-measy', () => {
 describe('02-virtual-clusters', () => {
   const V = virtualClusters;
 
-  it('paper grid: 1,440 small x 15 + 10,800 large x 12 + 1,440 MILP x 2 + 10,800 parallel x 3 cells', () => {
+  it('paper grid: 1,440 small x 15 + 10,800 large x 14 + 1,440 MILP x 2 + 10,800 parallel x 3 cells', () => {
     const count = (part: string) => countCells({ ...V.paperSweep, grids: V.paperSweep.grids.filter((g) => g.part[0] === part) });
-    expect([count('small'), count('large'), count('milp'), count('par')]).to.deep.equal([1440 * 15, 10800 * 12, 1440 * 2, 10800 * 3]);
-    expect(countCells(V.paperSweep)).to.equal(186480);
-    expect(gridCells(V.paperSweep, { part: 'milp', algorithm: 'MILP' }).length).to.equal(1440);
+    expect([count('small'), count('large'), count('milp'), count('par')]).to.deep.equal([1440 * 15, 10800 * 14, 1440 * 2, 10800 * 3]);
+    expect(countCells(V.paperSweep)).to.equal(208080);
+    const milp = gridCells(V.paperSweep, { part: 'milp', algorithm: 'MILP' });
+    expect(milp.length).to.equal(1440);
+    expect(new Set(milp.map((c) => c.tasks))).to.deep.equal(new Set([6, 8, 10, 12]));
+    expect(milp[0].options).to.include({ lpEngine: 'highs', milpNodeLimit: V.MILP_NODE_LIMIT });
+    expect(gridCells(V.paperSweep, { part: 'large', algorithm: 'RRNZ' }).map((c) => c.options.lpEngine)).to.satisfy((e: string[]) => e.length === 10800 && e.every((x) => x === 'highs'));
   });
 
   it('cells return the fields of the degradation tables and curves, for the instance vcschedInstanceSet generates', async () => {
@@ -225,7 +229,7 @@ describe('02-virtual-clusters', () => {
     const picks = ['MCB8', 'EXACT', 'RRND'].map((algorithm) => ({ params: gridCells(V.paperSweep, { part: 'small', tasks: 6, slack: 0.1, instance: 0, algorithm })[0] }));
     const set = vcschedInstanceSet('small', { instancesPerSpec: 1, taskCounts: [6], slacks: [0.1], seed: 2009 });
     for (const c of picks) {
-      const r = V.vcschedCell(c.params as any);
+      const r = await V.vcschedCell(c.params as any);
       expect(r).to.include.keys('algorithm', 'status', 'minYield', 'avgYield', 'seconds', 'lpMinYield', 'lpAvgYield', 'slack', 'tasks', 'instance');
       expect(r.algorithm).to.equal(c.params.algorithm);
       const gi = set.find((g) => g.spec.memCv === c.params.memCv && g.spec.cpuCv === c.params.cpuCv)!;

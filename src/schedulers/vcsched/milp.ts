@@ -192,7 +192,7 @@ export function solveVcschedMilp(inst: VcInstance, options: MilpOptions = {}): M
   }
   const y = placementYield(inst, placement);
   if (invariantChecksEnabled()) verifyVcAllocation(inst, uniformYieldAllocation(inst, placement, y), { minYield: y, algorithm: 'MILP' });
-  if (run.timedOut) return { status: 'feasible', minYield: y, placement, ...base };
+  if (run.timedOut) return { status: 'feasible', minYield: y, placement, ...base, ...(run.message ? { message: run.message } : {}) };
   if (Math.abs(y - run.objective) > 1e-6) {
     return {
       status: 'invalid',
