@@ -238,6 +238,22 @@ describe('02-virtual-clusters', () => {
     }
   });
 
+  it('HiGHS cells (MILP, RRND/RRNZ on 64 hosts) give the same records in two worker threads as in process', async () => {
+    const base = { set: ['small'], parallel: [false], slack: [0.5], memCv: [0.75], cpuCv: [0.75], instance: [0, 1] };
+    const grids: Grid[] = [
+      { ...base, part: ['milp'], tasks: [8], algorithm: ['MILP'], options: [{ lpEngine: 'highs', milpNodeLimit: V.MILP_NODE_LIMIT, milpTimeLimitSeconds: 600 }] },
+      { ...base, part: ['large'], set: ['large'], tasks: [100], instance: [0], algorithm: ['RRND', 'RRNZ'], options: [{ seed: 2009, tolerance: 0.01, backtrackBudget: 1000, lpEngine: 'highs' }] },
+    ];
+    const records = async (workers: number) => {
+      const exp = tiny(V.experiment, grids);
+      const parts = V.vcschedResultsFrom(await runPaperSweep(exp, { ...quiet, workers, resultsRoot: path.join(tmp, `vcsched-highs-${workers}`) }));
+      return [...parts.milp, ...parts.large].map((r) => ({ ...r, seconds: 0 }));
+    };
+    const inline = await records(0);
+    expect(inline.map((r) => [r.algorithm, r.status])).to.deep.equal([['MILP', 'ok'], ['MILP', 'ok'], ['RRND', inline[2].status], ['RRNZ', 'ok']]);
+    expect(await records(2)).to.deep.equal(inline);
+  });
+
   it('regroups records by part', async () => {
     const opts = { seed: 2009, tolerance: 0.01, backtrackBudget: 1000 };
     const exp = tiny(V.experiment, [
