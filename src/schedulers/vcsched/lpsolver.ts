@@ -7,9 +7,11 @@
  *  - 'highs': HiGHS compiled to WebAssembly (npm `highs`, wasm inside the
  *    package). Loading is asynchronous, so `await loadLpEngine('highs')` once
  *    per thread before a synchronous solve; asking for it unloaded throws.
- *    Single-threaded and run without a time limit unless one is given, so the
- *    same model gives the same values; `nodeLimit` (branch-and-bound nodes) is
- *    the deterministic way to bound a MILP.
+ *    The package runs HiGHS with one thread (threads=1, parallel=off) and we
+ *    set no time limit unless one is given, so the same model gives the same
+ *    values bit for bit (tested); `nodeLimit` (branch-and-bound nodes) is the
+ *    deterministic way to bound a MILP, a time limit makes the answer depend
+ *    on the machine's speed.
  *
  * The library answers with a bare `{ feasible, result, bounded, ...values }`
  * and is silent about most things that can go wrong, so the wrapper turns
