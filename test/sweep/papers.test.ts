@@ -213,11 +213,15 @@ describe('05-measy', () => {
 describe('02-virtual-clusters', () => {
   const V = virtualClusters;
 
-  it('paper grid: 1,440 small x 15 + 10,800 large x 12 + 1,440 MILP x 2 + 10,800 parallel x 3 cells', () => {
+  it('paper grid: 1,440 small x 15 + 10,800 large x 14 + 1,440 MILP x 2 + 10,800 parallel x 3 cells', () => {
     const count = (part: string) => countCells({ ...V.paperSweep, grids: V.paperSweep.grids.filter((g) => g.part[0] === part) });
-    expect([count('small'), count('large'), count('milp'), count('par')]).to.deep.equal([1440 * 15, 10800 * 12, 1440 * 2, 10800 * 3]);
-    expect(countCells(V.paperSweep)).to.equal(186480);
-    expect(gridCells(V.paperSweep, { part: 'milp', algorithm: 'MILP' }).length).to.equal(1440);
+    expect([count('small'), count('large'), count('milp'), count('par')]).to.deep.equal([1440 * 15, 10800 * 14, 1440 * 2, 10800 * 3]);
+    expect(countCells(V.paperSweep)).to.equal(208080);
+    const milp = gridCells(V.paperSweep, { part: 'milp', algorithm: 'MILP' });
+    expect(milp.length).to.equal(1440);
+    expect(new Set(milp.map((c) => c.tasks))).to.deep.equal(new Set([6, 8, 10, 12]));
+    expect(milp[0].options).to.include({ lpEngine: 'highs', milpNodeLimit: V.MILP_NODE_LIMIT });
+    expect(gridCells(V.paperSweep, { part: 'large', algorithm: 'RRNZ' }).map((c) => c.options.lpEngine)).to.satisfy((e: string[]) => e.length === 10800 && e.every((x) => x === 'highs'));
   });
 
   it('cells return the fields of the degradation tables and curves, for the instance vcschedInstanceSet generates', async () => {
@@ -225,13 +229,29 @@ describe('02-virtual-clusters', () => {
     const picks = ['MCB8', 'EXACT', 'RRND'].map((algorithm) => ({ params: gridCells(V.paperSweep, { part: 'small', tasks: 6, slack: 0.1, instance: 0, algorithm })[0] }));
     const set = vcschedInstanceSet('small', { instancesPerSpec: 1, taskCounts: [6], slacks: [0.1], seed: 2009 });
     for (const c of picks) {
-      const r = V.vcschedCell(c.params as any);
+      const r = await V.vcschedCell(c.params as any);
       expect(r).to.include.keys('algorithm', 'status', 'minYield', 'avgYield', 'seconds', 'lpMinYield', 'lpAvgYield', 'slack', 'tasks', 'instance');
       expect(r.algorithm).to.equal(c.params.algorithm);
       const gi = set.find((g) => g.spec.memCv === c.params.memCv && g.spec.cpuCv === c.params.cpuCv)!;
       const [direct] = runVcschedExperiment([gi], [c.params.algorithm as any], (c.params as any).options);
       expect({ ...r, seconds: 0 }).to.deep.equal({ ...direct, seconds: 0 });
     }
+  });
+
+  it('HiGHS cells (MILP, RRND/RRNZ on 64 hosts) give the same records in two worker threads as in process', async () => {
+    const base = { set: ['small'], parallel: [false], slack: [0.5], memCv: [0.75], cpuCv: [0.75], instance: [0, 1] };
+    const grids: Grid[] = [
+      { ...base, part: ['milp'], tasks: [8], algorithm: ['MILP'], options: [{ lpEngine: 'highs', milpNodeLimit: V.MILP_NODE_LIMIT, milpTimeLimitSeconds: 600 }] },
+      { ...base, part: ['large'], set: ['large'], tasks: [100], instance: [0], algorithm: ['RRND', 'RRNZ'], options: [{ seed: 2009, tolerance: 0.01, backtrackBudget: 1000, lpEngine: 'highs' }] },
+    ];
+    const records = async (workers: number) => {
+      const exp = tiny(V.experiment, grids);
+      const parts = V.vcschedResultsFrom(await runPaperSweep(exp, { ...quiet, workers, resultsRoot: path.join(tmp, `vcsched-highs-${workers}`) }));
+      return [...parts.milp, ...parts.large].map((r) => ({ ...r, seconds: 0 }));
+    };
+    const inline = await records(0);
+    expect(inline.map((r) => [r.algorithm, r.status])).to.deep.equal([['MILP', 'ok'], ['MILP', 'ok'], ['RRND', inline[2].status], ['RRNZ', 'ok']]);
+    expect(await records(2)).to.deep.equal(inline);
   });
 
   it('regroups records by part', async () => {

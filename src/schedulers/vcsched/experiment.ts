@@ -9,7 +9,7 @@ import { solveVcschedLp, solveVcschedMilp, LpRelaxationResult } from './milp';
 import { solveVcschedExact } from './exact';
 import { instanceTasks } from './model';
 
-/** Heuristics plus the exact methods: MILP (javascript-lp-solver) and EXACT (combinatorial branch-and-bound). */
+/** Heuristics plus the exact methods: MILP (options.lpEngine) and EXACT (combinatorial branch-and-bound). */
 export type VcAlgorithm = VcHeuristic | 'MILP' | 'EXACT';
 
 export interface VcRunRecord {
@@ -43,6 +43,8 @@ export interface VcRunRecord {
 export interface ExperimentOptions extends HeuristicOptions {
   /** MILP time limit in seconds (default 60). */
   milpTimeLimitSeconds?: number;
+  /** MILP branch-and-bound node limit (HiGHS only; deterministic, unlike the time limit). */
+  milpNodeLimit?: number;
   /** EXACT node limit (default 5,000,000). */
   exactNodeLimit?: number;
   /** Called after every instance (progress reporting). */
@@ -74,10 +76,11 @@ export function runVcschedExperiment(
     };
     let lp: LpRelaxationResult | undefined;
     const wantsLp = algorithms.includes('RRND') || algorithms.includes('RRNZ');
-    if (wantsLp && base.tasks * inst.hosts <= (options.lpMaxPairs ?? 400)) lp = solveVcschedLp(inst);
+    const maxPairs = options.lpMaxPairs ?? (options.lpEngine === 'highs' ? Infinity : 400);
+    if (wantsLp && base.tasks * inst.hosts <= maxPairs) lp = solveVcschedLp(inst, { engine: options.lpEngine });
     for (const algorithm of algorithms) {
       if (algorithm === 'MILP') {
-        const r = solveVcschedMilp(inst, { timeLimitSeconds: options.milpTimeLimitSeconds });
+        const r = solveVcschedMilp(inst, { timeLimitSeconds: options.milpTimeLimitSeconds, nodeLimit: options.milpNodeLimit, engine: options.lpEngine });
         const status = r.status === 'optimal' ? 'ok' : r.status === 'infeasible' ? 'failed' : r.status === 'invalid' ? 'invalid' : 'timeout';
         const fin = r.placement && r.status !== 'invalid' ? finishPlacement(inst, r.placement, options.improve ?? 'greedy') : null;
         records.push({ ...base, algorithm, status, minYield: fin?.minYield ?? null, avgYield: fin?.avgYield ?? null, seconds: r.seconds, message: r.message ?? r.status });

@@ -14,6 +14,7 @@ import { InputError, SolverError } from '../../util/errors';
 import { InvariantError, invariantChecksEnabled } from '../../util/invariants';
 import { verifyVcAllocation } from './invariants';
 import { LpRelaxationResult, solveVcschedLp } from './milp';
+import { LpEngine } from './lpsolver';
 
 export const VCSCHED_HEURISTICS = [
   'RRND',
@@ -45,11 +46,13 @@ export interface HeuristicOptions {
   /** Pre-computed LP relaxation for RRND/RRNZ (otherwise solved here, time included). */
   lp?: LpRelaxationResult;
   /**
-   * RRND/RRNZ solve the LP with javascript-lp-solver only up to this many
-   * (tasks x hosts) pairs (default 400); above it they are skipped, because the
-   * bundled dense simplex cannot handle the 64-host LPs in reasonable time.
+   * RRND/RRNZ solve the LP only up to this many (tasks x hosts) pairs; above
+   * it they are skipped. Default 400 with javascript-lp-solver (its dense
+   * simplex cannot handle the 64-host LPs in reasonable time), none with HiGHS.
    */
   lpMaxPairs?: number;
+  /** Engine of the RRND/RRNZ relaxation and, in experiments, of the MILP (default 'javascript-lp-solver'). */
+  lpEngine?: LpEngine;
   /** Average-yield improvement method (default 'greedy'). */
   improve?: 'greedy' | 'lp' | 'none';
 }
@@ -263,7 +266,7 @@ export function runVcschedHeuristic(inst: VcInstance, algorithm: VcHeuristic, op
   } else if (algorithm === 'RRND' || algorithm === 'RRNZ') {
     let lp = options.lp;
     const pairs = instanceTasks(inst).length * inst.hosts;
-    if (!lp && pairs > (options.lpMaxPairs ?? 400)) {
+    if (!lp && pairs > (options.lpMaxPairs ?? (options.lpEngine === 'highs' ? Infinity : 400))) {
       return {
         algorithm,
         status: 'skipped',
@@ -275,7 +278,7 @@ export function runVcschedHeuristic(inst: VcInstance, algorithm: VcHeuristic, op
         message: `LP relaxation with ${pairs} task-host pairs exceeds lpMaxPairs; not solved`,
       };
     }
-    lp = lp ?? solveVcschedLp(inst);
+    lp = lp ?? solveVcschedLp(inst, { engine: options.lpEngine });
     // A relaxation the solver got wrong must not turn into a silent "failed" row.
     if (lp.status !== undefined && lp.status !== 'optimal' && lp.status !== 'infeasible') {
       throw new SolverError(`${algorithm} (LP relaxation)`, solverFailureKind(lp.status), lp.message ?? lp.status);

@@ -1,6 +1,17 @@
 /**
- * Thin typed wrapper around javascript-lp-solver (JSON models, simplex +
- * branch-and-cut), shared by the VCSched MILP/LP and DFRS's opt=avg LP.
+ * The LP/MILP seam shared by the VCSched MILP/LP and DFRS's opt=avg LP: one
+ * JSON model format (javascript-lp-solver's) and two engines, chosen per call
+ * by measurement (bench/vcsched.ts, bench/results/vcsched.json):
+ *  - 'javascript-lp-solver' (default): synchronous, no start-up cost; fastest
+ *    on tiny LPs, hopeless on the 64-host relaxations and slow on 4 x 12 MILPs;
+ *  - 'highs': HiGHS compiled to WebAssembly (npm `highs`, wasm inside the
+ *    package). Loading is asynchronous, so `await loadLpEngine('highs')` once
+ *    per thread before a synchronous solve; asking for it unloaded throws.
+ *    The package runs HiGHS with one thread (threads=1, parallel=off) and we
+ *    set no time limit unless one is given, so the same model gives the same
+ *    values bit for bit (tested); `nodeLimit` (branch-and-bound nodes) is the
+ *    deterministic way to bound a MILP, a time limit makes the answer depend
+ *    on the machine's speed.
  *
  * The library answers with a bare `{ feasible, result, bounded, ...values }`
  * and is silent about most things that can go wrong, so the wrapper turns
@@ -15,11 +26,11 @@
  *    within a tolerance, integrality of binaries/integers, and the objective
  *    recomputed from the values — and reports a solution that does not check
  *    as 'failure' with the first violation in `message`.
- * The time limit only stops branch-and-cut (MILPs); a pure LP's simplex runs
+ * javascript-lp-solver's time limit only stops branch-and-cut (MILPs); a pure LP's simplex runs
  * to the end, and a run that ends after the limit is still reported as
  * 'timeout'.
  */
-// eslint-disable-next-line @typescript-eslint/no-var-requires
+import type { Highs, ModelData } from 'highs';
 import { InputError } from '../../util/errors';
 
 const lpSolver: { Solve(model: LpModel, precision?: number, full?: boolean): Record<string, number | boolean | undefined> } =
@@ -58,6 +69,132 @@ export interface LpRun {
   status: LpStatus;
   /** Why the status is not 'optimal' (first violated constraint, exception text, …). */
   message?: string;
+}
+
+export type LpEngine = 'javascript-lp-solver' | 'highs';
+export const LP_ENGINES: readonly LpEngine[] = ['javascript-lp-solver', 'highs'];
+
+export interface RunLpOptions {
+  /** Default 'javascript-lp-solver'. */
+  engine?: LpEngine;
+  /** Branch-and-bound node limit (HiGHS only; reaching it is a 'timeout', the same on every machine). */
+  nodeLimit?: number;
+}
+
+let highs: Highs | undefined;
+let highsLoading: Promise<Highs> | undefined;
+
+/** Load an engine (instantiates HiGHS' WebAssembly once per thread; javascript-lp-solver needs nothing). */
+export async function loadLpEngine(engine: LpEngine): Promise<void> {
+  checkEngine(engine);
+  if (engine !== 'highs' || highs) return;
+  // eslint-disable-next-line @typescript-eslint/no-var-requires
+  highsLoading ??= (require('highs') as (o?: object) => Promise<Highs>)();
+  highs = await highsLoading;
+}
+
+function checkEngine(engine: unknown): asserts engine is LpEngine {
+  if (!LP_ENGINES.includes(engine as LpEngine)) {
+    throw new InputError(`runLp: unknown engine '${String(engine)}' (expected ${LP_ENGINES.join(' or ')})`, { source: 'runLp', field: 'engine' });
+  }
+}
+
+/** javascript-lp-solver's answer shape ({ feasible, result, bounded, ...values }) from HiGHS. */
+function solveWithHighs(model: LpModel, timeLimitSeconds: number | undefined, nodeLimit: number | undefined): { raw: Record<string, number | boolean | undefined>; limit: boolean; message?: string } {
+  if (!highs) throw new InputError("runLp: engine 'highs' is not loaded; await loadLpEngine('highs') first", { source: 'runLp', field: 'engine' });
+  const h = highs;
+  const cols = Object.keys(model.variables);
+  const bound = (r: string, side: 'min' | 'max') => {
+    const b = model.constraints[r];
+    return b.equal ?? b[side] ?? (side === 'min' ? -h.infinity : h.infinity);
+  };
+  // Rows with one variable become bounds on it (e <= 1 of the relaxation, Y <= 1): 1.5x faster on the 64-host LPs.
+  const entriesPerRow = new Map<string, number>();
+  for (const c of cols) for (const [r, v] of Object.entries(model.variables[c])) if (r in model.constraints && v !== 0) entriesPerRow.set(r, (entriesPerRow.get(r) ?? 0) + 1);
+  const rows = Object.keys(model.constraints).filter((r) => entriesPerRow.get(r) !== 1);
+  const rowIndex = new Map(rows.map((r, i) => [r, i]));
+  const starts = new Int32Array(cols.length + 1);
+  const indices: number[] = [];
+  const values: number[] = [];
+  const colCost = new Float64Array(cols.length);
+  const colLower = new Float64Array(cols.length);
+  const colUpper = new Float64Array(cols.length).fill(h.infinity);
+  const integrality = new Int32Array(cols.length);
+  cols.forEach((c, j) => {
+    if (model.binaries?.[c]) colUpper[j] = 1;
+    const entries: [number, number][] = [];
+    for (const [r, v] of Object.entries(model.variables[c])) {
+      if (v === 0 || !(r in model.constraints)) continue;
+      const i = rowIndex.get(r);
+      if (i !== undefined) entries.push([i, v]);
+      else {
+        const [lo, hi] = v > 0 ? [bound(r, 'min') / v, bound(r, 'max') / v] : [bound(r, 'max') / v, bound(r, 'min') / v];
+        colLower[j] = Math.max(colLower[j], lo);
+        colUpper[j] = Math.min(colUpper[j], hi);
+      }
+    }
+    entries.sort((x, y) => x[0] - y[0]);
+    for (const [i, v] of entries) {
+      indices.push(i);
+      values.push(v);
+    }
+    starts[j + 1] = indices.length;
+    colCost[j] = model.variables[c][model.optimize] ?? 0;
+    if (model.binaries?.[c] || model.ints?.[c]) integrality[j] = 1;
+  });
+  // Bounds that cross (a singleton row contradicting x >= 0) make the model infeasible, as the row did.
+  const crossed = colLower.some((lo, j) => lo > colUpper[j]);
+  const mip = integrality.some((x) => x === 1);
+  const data: ModelData = {
+    numCols: cols.length,
+    numRows: rows.length,
+    sense: model.opType === 'max' ? h.constants.objectiveSense.maximize : h.constants.objectiveSense.minimize,
+    colCost,
+    colLower,
+    colUpper,
+    rowLower: Float64Array.from(rows, (r) => bound(r, 'min')),
+    rowUpper: Float64Array.from(rows, (r) => bound(r, 'max')),
+    matrix: { format: 'csc', numRows: rows.length, numCols: cols.length, starts, indices: Int32Array.from(indices), values: Float64Array.from(values) },
+    ...(mip ? { integrality } : {}),
+  };
+  const S = h.constants.modelStatus;
+  const run = (presolve: 'choose' | 'off') => {
+    const m = h.createModel();
+    try {
+      // Optimality gaps at 0 so 'optimal' means optimal (HiGHS stops at a 1e-4 relative gap by default).
+      m.options.set({ output_flag: false, presolve, mip_rel_gap: 0, mip_abs_gap: 1e-9 });
+      // Interior point then crossover (a vertex, as RRND/RRNZ want): 1.6-3x faster than dual simplex on the 64-host relaxations.
+      if (!mip) m.options.set({ solver: 'ipm', run_crossover: 'on' });
+      if (timeLimitSeconds !== undefined) m.options.set('time_limit', timeLimitSeconds);
+      if (nodeLimit !== undefined) m.options.set('mip_max_nodes', nodeLimit);
+      m.passModel(data);
+      const status = m.run().modelStatus;
+      const hasPrimal = m.info.get('primal_solution_status') === h.constants.solutionStatus.feasible;
+      const x = hasPrimal ? m.getSolution().colValue : null;
+      return { status, x, objective: hasPrimal ? m.getObjectiveValue() : NaN };
+    } finally {
+      m.dispose();
+    }
+  };
+  let r = crossed ? { status: S.infeasible, x: null, objective: NaN } : run('choose');
+  // Presolve may only say "infeasible or unbounded": without it the simplex tells which.
+  if (r.status === S.unboundedOrInfeasible) r = run('off');
+  const raw: Record<string, number | boolean | undefined> = {};
+  if (r.x) cols.forEach((c, j) => (raw[c] = r.x![j]));
+  const limit = r.status === S.timeLimit || r.status === S.iterationLimit || r.status === S.solutionLimit || r.status === S.interrupted;
+  if (r.status === S.optimal || (limit && r.x)) {
+    raw.feasible = true;
+    raw.result = r.objective;
+  } else if (r.status === S.unbounded) {
+    raw.feasible = true;
+    raw.bounded = false;
+    raw.result = model.opType === 'max' ? Infinity : -Infinity;
+  } else if (r.status === S.infeasible || limit) {
+    raw.feasible = false;
+  } else {
+    throw new Error(`HiGHS model status ${r.status}`);
+  }
+  return { raw, limit, ...(limit ? { message: `HiGHS stopped at a limit (model status ${r.status}${nodeLimit !== undefined ? `, node limit ${nodeLimit}` : ''}${timeLimitSeconds !== undefined ? `, time limit ${timeLimitSeconds} s` : ''})` } : {}) };
 }
 
 /** Test hook: replaces the library (to simulate solver faults). Undefined: the real solver. */
@@ -124,18 +261,33 @@ export function lpObjective(model: LpModel, values: Record<string, number | bool
   return s;
 }
 
-/** Solve a model, measuring wall-clock time. `timeLimitSeconds` applies to branch-and-cut. */
-export function runLp(model: LpModel, timeLimitSeconds?: number): LpRun {
+/**
+ * Solve a model, measuring wall-clock time. `timeLimitSeconds` applies to
+ * branch-and-cut (and, with HiGHS, to the simplex too).
+ */
+export function runLp(model: LpModel, timeLimitSeconds?: number, options: RunLpOptions = {}): LpRun {
+  const engine = options.engine ?? 'javascript-lp-solver';
+  checkEngine(engine);
+  if (options.nodeLimit !== undefined && !(Number.isInteger(options.nodeLimit) && options.nodeLimit > 0)) {
+    throw new InputError(`runLp: nodeLimit must be a positive integer, got ${options.nodeLimit}`, { source: 'runLp', field: 'nodeLimit' });
+  }
   const m: LpModel = { ...model };
   if (timeLimitSeconds !== undefined) {
     if (!(timeLimitSeconds > 0)) throw new InputError(`runLp: timeLimitSeconds must be > 0, got ${timeLimitSeconds}`, { source: 'runLp', field: 'timeLimitSeconds' });
     m.timeout = Math.max(1, Math.round(timeLimitSeconds * 1000));
     m.options = { ...(m.options ?? {}), timeout: m.timeout };
   }
+  if (engine === 'highs' && !solveImpl && !highs) {
+    throw new InputError("runLp: engine 'highs' is not loaded; await loadLpEngine('highs') first", { source: 'runLp', field: 'engine' });
+  }
   const t0 = process.hrtime.bigint();
   let raw: Record<string, number | boolean | undefined>;
+  let engineLimit: boolean | undefined;
+  let limitMessage: string | undefined;
   try {
-    raw = solveImpl ? solveImpl(m) : lpSolver.Solve(m);
+    if (solveImpl) raw = solveImpl(m);
+    else if (engine === 'highs') ({ raw, limit: engineLimit, message: limitMessage } = solveWithHighs(model, timeLimitSeconds, options.nodeLimit));
+    else raw = lpSolver.Solve(m);
   } catch (e) {
     const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
     return { raw: {}, feasible: false, objective: NaN, seconds, timedOut: false, status: 'failure', message: `solver threw: ${e instanceof Error ? e.message : String(e)}` };
@@ -148,11 +300,12 @@ export function runLp(model: LpModel, timeLimitSeconds?: number): LpRun {
   const objective = typeof raw.result === 'number' ? raw.result : NaN;
   // The library checks its deadline only between branch-and-bound nodes; any run
   // that reached the limit may have stopped early. 2% margin for timer granularity.
-  const timedOut = timeLimitSeconds !== undefined && seconds >= timeLimitSeconds * 0.98;
+  // HiGHS says when it stopped at a limit.
+  const timedOut = engineLimit ?? (timeLimitSeconds !== undefined && seconds >= timeLimitSeconds * 0.98);
   const run: LpRun = { raw, feasible, objective, seconds, timedOut, status: 'optimal' };
   if (timedOut) {
     run.status = 'timeout';
-    run.message = `time limit of ${timeLimitSeconds} s reached after ${seconds.toFixed(3)} s`;
+    run.message = limitMessage ?? `time limit of ${timeLimitSeconds} s reached after ${seconds.toFixed(3)} s`;
   } else if (!feasible) {
     run.status = 'infeasible';
   } else if (raw.bounded === false || Math.abs(objective) === Infinity) {

@@ -1,7 +1,7 @@
 /**
  * The mixed-integer linear program of section 2.5 (sequential jobs) extended
  * with the equal-allocation constraints of section 5.1 (parallel jobs), solved
- * with javascript-lp-solver, and its rational relaxation.
+ * with either LP engine (lpsolver.ts), and its rational relaxation.
  *
  * Variables, for task t and host h: e[t,h] in {0,1} (t on h), a[t,h] >= 0 (CPU
  * fraction of t on h), and Y (minimum yield). Constraints:
@@ -21,12 +21,16 @@ import { VcInstance, instanceTasks, checkInstance, placementFitsMemory } from '.
 import { placementYield, uniformYieldAllocation } from './improve';
 import { invariantChecksEnabled } from '../../util/invariants';
 import { verifyVcAllocation } from './invariants';
-import { LpModel, LpStatus, runLp, lpValue } from './lpsolver';
+import { LpEngine, LpModel, LpStatus, runLp, lpValue } from './lpsolver';
 import { vcschedRelaxedMinYield } from '../../bounds/vcsched';
 
 export interface MilpOptions {
-  /** Wall-clock limit for branch-and-cut, seconds (default 60). */
+  /** Wall-clock limit for branch-and-cut, seconds (default 60). Machine-dependent: prefer `nodeLimit` with HiGHS. */
   timeLimitSeconds?: number;
+  /** Branch-and-bound node limit (HiGHS only): a deterministic time-out. */
+  nodeLimit?: number;
+  /** Default 'javascript-lp-solver'. */
+  engine?: LpEngine;
   /**
    * Forbid task t on hosts h > t (hosts are identical, so any solution can be
    * relabelled to satisfy this). Default true; shrinks the search, not the optimum.
@@ -58,7 +62,7 @@ const e = (t: number, h: number) => `e_${t}_${h}`;
 const NEGLIGIBLE = 1e-9;
 const a = (t: number, h: number) => `a_${t}_${h}`;
 
-/** Build the JSON model for javascript-lp-solver. `relax`: no binaries (the LP of section 3.1). */
+/** Build the JSON model (javascript-lp-solver's format, read by both engines). `relax`: no binaries (the LP of section 3.1). */
 export function buildVcschedModel(inst: VcInstance, options: { relax?: boolean; symmetryBreaking?: boolean } = {}): LpModel {
   checkInstance(inst);
   const tasks = instanceTasks(inst);
@@ -151,7 +155,7 @@ export function memoryFirstFit(inst: VcInstance): number[] | null {
 export function solveVcschedMilp(inst: VcInstance, options: MilpOptions = {}): MilpResult {
   const timeLimit = options.timeLimitSeconds ?? 60;
   const model = buildVcschedModel(inst, { symmetryBreaking: options.symmetryBreaking });
-  const run = runLp(model, timeLimit);
+  const run = runLp(model, timeLimit, { engine: options.engine, nodeLimit: options.nodeLimit });
   const tasks = instanceTasks(inst);
   const base = { solverObjective: run.objective, seconds: run.seconds };
   if (run.status === 'failure' || run.status === 'unbounded') {
@@ -188,7 +192,7 @@ export function solveVcschedMilp(inst: VcInstance, options: MilpOptions = {}): M
   }
   const y = placementYield(inst, placement);
   if (invariantChecksEnabled()) verifyVcAllocation(inst, uniformYieldAllocation(inst, placement, y), { minYield: y, algorithm: 'MILP' });
-  if (run.timedOut) return { status: 'feasible', minYield: y, placement, ...base };
+  if (run.timedOut) return { status: 'feasible', minYield: y, placement, ...base, ...(run.message ? { message: run.message } : {}) };
   if (Math.abs(y - run.objective) > 1e-6) {
     return {
       status: 'invalid',
@@ -219,10 +223,10 @@ export interface LpRelaxationResult {
   seconds: number;
 }
 
-/** Solve the rational relaxation of the MILP with javascript-lp-solver (small instances). */
-export function solveVcschedLp(inst: VcInstance): LpRelaxationResult {
+/** Solve the rational relaxation of the MILP (javascript-lp-solver by default: small instances only). */
+export function solveVcschedLp(inst: VcInstance, options: { engine?: LpEngine } = {}): LpRelaxationResult {
   const model = buildVcschedModel(inst, { relax: true });
-  const run = runLp(model);
+  const run = runLp(model, undefined, { engine: options.engine });
   const closedForm = vcschedRelaxedMinYield(inst);
   let status = run.status;
   let message = run.message;

@@ -3,10 +3,19 @@
  * `runVcschedExperiment` call of the notebook:
  *
  *   small  144 specs × 10 instances (4 hosts) × 14 heuristics + EXACT   21,600 cells (Table 1, Figs. 2-5, 11-14)
- *   large  108 specs × 100 instances (64 hosts) × 12 heuristics       129,600 cells (Figs. 6-10, 15-18)
- *   milp   144 specs × 10 instances (4 hosts) × {MILP, EXACT}           2,880 cells (MILP check, 600 s limit)
+ *   large  108 specs × 100 instances (64 hosts) × 14 heuristics       151,200 cells (Figs. 6-10, 15-18)
+ *   milp   144 specs × 10 instances (4 hosts) × {MILP, EXACT}           2,880 cells (MILP check)
  *   par    108 parallel-job specs × 100 instances × {SG, SGB, MCB8}    32,400 cells (Figs. 19-22)
- *                                                                     186,480 cells
+ *                                                                     208,080 cells
+ *
+ * At paper scale the MILP and the large sets' LP relaxations (RRND/RRNZ)
+ * are solved with HiGHS (lpsolver.ts; javascript-lp-solver cannot solve the
+ * 64-host LPs and needs up to a minute per 4 × 12 MILP). The MILP is bounded
+ * by a node limit, which stops every machine at the same node; the notebook's
+ * 600 s time limit stays as a backstop that the node limit reaches first on
+ * any machine doing more than ~170 nodes/s (this one does 500-1,500 under load).
+ * Quick scale keeps javascript-lp-solver and no RRND/RRNZ on 64 hosts, as
+ * the notebook's in-process quick run does.
  *
  * One cell = one (instance, algorithm): `runVcschedExperiment([instance], [algorithm], options)`.
  * The instance is generated from (instanceSeed, its key) exactly as
@@ -18,6 +27,7 @@ import { SweepSummary } from '../run';
 import { CVS, GeneratedInstance, generateVcInstance, instanceKey, LARGE_SET, SLACKS, SMALL_SET, VcInstanceSpec } from '../../schedulers/vcsched/generator';
 import { ExperimentOptions, runVcschedExperiment, VcAlgorithm, VcRunRecord } from '../../schedulers/vcsched/experiment';
 import { VCSCHED_HEURISTICS } from '../../schedulers/vcsched/heuristics';
+import { loadLpEngine } from '../../schedulers/vcsched/lpsolver';
 import { checkExpected, completeResults, PaperExperiment, PaperRunOptions, PaperScale, runPaperSweep } from './common';
 
 export const NOTEBOOK = '02-virtual-clusters';
@@ -50,6 +60,9 @@ export const VCSCHED_PAPER_GRID = {
   },
 };
 
+/** Paper-scale MILP node limit: deterministic, unlike the time limit (see the header). */
+export const MILP_NODE_LIMIT = 100_000;
+
 export type VcschedPart = 'small' | 'large' | 'milp' | 'par';
 
 export interface VcschedCellParams {
@@ -76,8 +89,9 @@ export function vcschedCellInstance(p: VcschedCellParams): GeneratedInstance {
   return { set: p.set, spec, index: p.instance, instance: generateVcInstance(spec, rng) };
 }
 
-/** Cell adapter: one algorithm on one generated instance. */
-export function vcschedCell(p: VcschedCellParams): VcRunRecord {
+/** Cell adapter: one algorithm on one generated instance (HiGHS is loaded once per thread when the cell asks for it). */
+export async function vcschedCell(p: VcschedCellParams): Promise<VcRunRecord> {
+  if (p.options.lpEngine) await loadLpEngine(p.options.lpEngine);
   const [record] = runVcschedExperiment([vcschedCellInstance(p)], [p.algorithm], p.options);
   return record;
 }
@@ -101,10 +115,19 @@ function specGrid(part: VcschedPart, set: 'small' | 'large', parallel: boolean, 
 export function vcschedGrids(scale: PaperScale): Grid[] {
   const g = VCSCHED_PAPER_GRID[scale];
   const all = [...VCSCHED_HEURISTICS];
+  const paper = scale === 'paper';
   return [
     specGrid('small', 'small', false, g.smallPerSpec, [...all, 'EXACT'], { seed: g.seed, tolerance: g.tolerance, backtrackBudget: g.smallBacktrackBudget }),
-    specGrid('large', 'large', false, g.largePerSpec, all.filter((a) => a !== 'RRND' && a !== 'RRNZ'), { seed: g.seed, tolerance: g.tolerance, backtrackBudget: g.largeBacktrackBudget }),
-    specGrid('milp', 'small', false, g.milpPerSpec, ['MILP', 'EXACT'], { milpTimeLimitSeconds: g.milpTimeLimitSeconds }, g.milpTasks),
+    specGrid('large', 'large', false, g.largePerSpec, paper ? all : all.filter((a) => a !== 'RRND' && a !== 'RRNZ'), {
+      seed: g.seed,
+      tolerance: g.tolerance,
+      backtrackBudget: g.largeBacktrackBudget,
+      ...(paper ? { lpEngine: 'highs' as const } : {}),
+    }),
+    specGrid('milp', 'small', false, g.milpPerSpec, ['MILP', 'EXACT'], {
+      milpTimeLimitSeconds: g.milpTimeLimitSeconds,
+      ...(paper ? { lpEngine: 'highs' as const, milpNodeLimit: MILP_NODE_LIMIT } : {}),
+    }, g.milpTasks),
     specGrid('par', 'large', true, g.parallelPerSpec, ['SG', 'SGB', 'MCB8'], { tolerance: g.tolerance, backtrackBudget: g.largeBacktrackBudget }),
   ];
 }
@@ -112,7 +135,8 @@ export function vcschedGrids(scale: PaperScale): Grid[] {
 function makeSweep(scale: PaperScale): SweepDefinition {
   return defineSweep({
     name: scale === 'paper' ? NOTEBOOK : `${NOTEBOOK}-quick`,
-    version: 2,
+    // 3: HiGHS for the paper-scale MILP (node limit) and RRND/RRNZ on the 64-host set.
+    version: 3,
     description: 'VCSched: heuristics, exact search and MILP on the small, large and parallel-job instance sets',
     cell: { module: __filename, export: 'vcschedCell' },
     grid: vcschedGrids(scale),
@@ -125,7 +149,7 @@ export const quickSweep = makeSweep('quick');
 
 export const experiment: PaperExperiment = {
   notebook: NOTEBOOK,
-  summary: 'VCSched: small (1,440 instances x 15), large (10,800 x 12), MILP check (1,440 x 2), parallel jobs (10,800 x 3)',
+  summary: 'VCSched: small (1,440 instances x 15), large (10,800 x 14), MILP check (1,440 x 2), parallel jobs (10,800 x 3)',
   sweep: (scale) => (scale === 'paper' ? paperSweep : quickSweep),
   exports: { paper: 'paperSweep', quick: 'quickSweep' },
   timingFields: ['seconds'],
