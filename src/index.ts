@@ -7,6 +7,7 @@ export * from './util/errors';
 export * from './util/invariants';
 export { portable, isPortableRef, PortableRef } from './util/portable';
 export { PolicyRef, isPolicyRef } from './util/modules';
+export type { DfrsPolicy, DfrsDecisionView, DfrsJobView, DfrsMapping } from './schedulers/dfrs/policy';
 export { compareBatchPolicies, batchComparisonSweep, BatchComparisonOptions, ComparisonRow, ComparisonWorkload, ComparisonPolicy, compareDfrsPolicies, dfrsComparisonSweep, DfrsComparisonOptions, DfrsComparisonRow, DfrsComparisonAlgorithm } from './sweep/compare';
 export * from './engine/heap';
 export * from './engine/events';
