@@ -191,8 +191,7 @@ export class BatchState implements BatchContext {
       if (!booked || this.resAt[i] !== now) {
         if (booked) p.release(this.resAt[i], this.resAt[i] + e, this.procsN[i]);
         if (now + e > now) {
-          if (p.minFree(now, now + e) < this.procsN[i]) throw this.fail('batch/reservation', 'starting it now overlaps reservations in the profile', i);
-          p.reserve(now, now + e, this.procsN[i]);
+          this.book(i, now, 'starting it now overlaps reservations in the profile');
         }
       }
     }
@@ -218,8 +217,7 @@ export class BatchState implements BatchContext {
       const p = this.profile;
       if (this.isBooked(i)) p.release(this.resAt[i], this.resAt[i] + e, this.procsN[i]);
       if (time + e > time) {
-        if (p.minFree(time, time + e) < this.procsN[i]) throw this.fail('batch/reservation', `reserved at ${time}, where the profile has fewer than ${this.procsN[i]} processors free`, i);
-        p.reserve(time, time + e, this.procsN[i]);
+        this.book(i, time, `reserved at ${time}, where the profile has fewer than ${this.procsN[i]} processors free`);
       }
     }
     this.resAt[i] = time;
@@ -300,6 +298,16 @@ export class BatchState implements BatchContext {
   private isBooked(i: number): boolean {
     const t = this.resAt[i];
     return this.prof !== undefined && t + this.est[i] > t;
+  }
+
+  /** Book job i's rectangle from t in the profile; `why` names the failure. */
+  private book(i: number, t: number, why: string): void {
+    try {
+      (this.prof as ProcessorProfile).reserve(t, t + this.est[i], this.procsN[i]);
+    } catch (e) {
+      if (e instanceof RangeError) throw this.fail('batch/reservation', why, i);
+      throw e;
+    }
   }
 
   private checkJob(i: number, what: string): void {
@@ -421,8 +429,8 @@ export class BatchState implements BatchContext {
       const i = this.queue[k];
       const t = this.resAt[i];
       if (!Number.isNaN(this.start[i]) || !(t + this.est[i] > t)) continue;
-      if (t < now || p.minFree(t, t + this.est[i]) < this.procsN[i]) throw this.fail('batch/reservation', `its reservation at ${t} does not fit in the profile`, i);
-      p.reserve(t, t + this.est[i], this.procsN[i]);
+      if (t < now) throw this.fail('batch/reservation', `its reservation at ${t} lies in the past`, i);
+      this.book(i, t, `its reservation at ${t} does not fit in the profile`);
     }
   }
 }
