@@ -4,9 +4,9 @@
  * the processor profile and the invariant bookkeeping. It is the context a
  * policy sees (policies.ts); the engine loop (simulate.ts) drives it.
  *
- * Jobs are numbers: their index in the input. The index and the profile are
- * built the first time a policy asks for them, so a policy that does not use
- * them does not pay for them.
+ * Jobs are numbers: their index in the input. The running list, the index and
+ * the profile are built the first time a policy asks for them, so a policy that
+ * does not use them does not pay for them.
  */
 import { ProcessorProfile } from '../../engine/profile';
 import { InvariantError } from '../../util/invariants';
@@ -50,7 +50,7 @@ export class BatchState implements BatchContext {
   private runTracked = false;
   private runEnd: number[] = [];
   private runJob: number[] = [];
-  private startSeq: Int32Array;
+  private readonly startSeq: Int32Array;
   private started = 0;
   private readonly ended: Uint8Array;
   private readonly rankOf: Float64Array;
