@@ -6,6 +6,7 @@ import { BatchContext, BatchSchedulingPolicy, BUILTIN_BATCH_POLICIES, simulateBa
 import { defineSweep, runSweep } from '../../src/sweep';
 import { InputError } from '../../src/util/errors';
 import { InvariantError, setInvariantChecks } from '../../src/util/invariants';
+import { createRng } from '../../src/util/random';
 import { loadTrace } from '../../src/workloads/traces';
 import { WorkloadJob } from '../../src/workloads/job';
 import { userEasy, userFcfs } from './fixtures/user-policies';
@@ -46,6 +47,16 @@ describe('batch policies: user policies through the public interface', function 
       expect(easy.filter((r, i) => r.start !== fcfs[i].start).length).to.be.greaterThan(1000);
     });
   }
+
+  it('deep queue (20,000 jobs at t = 0, where the backfill index adds its per-size levels): the built-in EASY equals the scanning user EASY', () => {
+    const rng = createRng(11);
+    const jobs: WorkloadJob[] = Array.from({ length: 20000 }, (_, i) => ({ id: i + 1, submit: 0, runtime: rng.int(1, 1000), procs: rng.int(1, 64), requestedTime: rng.int(1, 2000) }));
+    for (const estimates of ['exact', 'requested'] as const) {
+      const ours = simulateBatch(jobs, { machineSize: 128, policy: 'easy', estimates });
+      const ref = simulateBatch(jobs, { machineSize: 128, policy: userEasy, estimates });
+      expect(JSON.stringify(ours) === JSON.stringify(ref), estimates).to.equal(true);
+    }
+  });
 
   it('a copy of the built-in conservative runs as a user policy (checks on) with the same schedule on KTH-SP2', async () => {
     const t = await loadTrace('KTH-SP2');

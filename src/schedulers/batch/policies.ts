@@ -201,9 +201,11 @@ const conservative: BatchSchedulingPolicy = {
         if (t !== old) ctx.reserve(i, t);
       }
     }
-    for (const i of q) if (Number.isNaN(ctx.reservation(i))) ctx.reserve(i, ctx.earliestStart(i));
     let next = Infinity;
     for (const i of q) {
+      // Jobs that arrived at this instant are reserved in queue order; starting
+      // an earlier job at its reservation leaves the profile as it was.
+      if (Number.isNaN(ctx.reservation(i))) ctx.reserve(i, ctx.earliestStart(i));
       const r = ctx.reservation(i);
       // A zero-length reservation holds no processors in the profile, so a
       // job reserved for now may find them still taken by a zero-run-time job

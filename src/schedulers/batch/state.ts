@@ -4,9 +4,9 @@
  * the processor profile and the invariant bookkeeping. It is the context a
  * policy sees (policies.ts); the engine loop (simulate.ts) drives it.
  *
- * Jobs are numbers: their index in the input. The index and the profile are
- * built the first time a policy asks for them, so a policy that does not use
- * them does not pay for them.
+ * Jobs are numbers: their index in the input. The running list, the index and
+ * the profile are built the first time a policy asks for them, so a policy that
+ * does not use them does not pay for them.
  */
 import { ProcessorProfile } from '../../engine/profile';
 import { InvariantError } from '../../util/invariants';
@@ -57,7 +57,7 @@ export class BatchState implements BatchContext {
   private runTracked = false;
   private runEnd: number[] = [];
   private runJob: number[] = [];
-  private startSeq: Int32Array;
+  private readonly startSeq: Int32Array;
   private started = 0;
   private readonly ended: Uint8Array;
   private readonly rankOf: Int32Array;
@@ -67,6 +67,15 @@ export class BatchState implements BatchContext {
   private size = 0;
   private segProcs = new Float64Array(0);
   private segEst = new Float64Array(0);
+  // Deep queues: the two minima may come from different jobs, so a search can
+  // descend far and find nothing. Once searches get costly, each node with at
+  // least 16 leaves (v < lvTop) also keeps, per level l < lvCount, the
+  // shortest estimate among its jobs of at most lvProcs[l] processors.
+  private visits = 0;
+  private lvCount = 0;
+  private lvProcs: number[] = [];
+  private lvTop = 0;
+  private lv = new Float64Array(0);
   // Processor profile (built on first use) and each job's latest reservation.
   private prof: ProcessorProfile | undefined;
   private readonly resAt: Float64Array;
@@ -158,7 +167,10 @@ export class BatchState implements BatchContext {
 
   backfillCandidate(after: number, shadow: number, extra: number): number {
     if (this.size === 0) this.buildIndex();
-    const r = this.nextBackfill(1, 0, this.size - 1, after < 0 ? 0 : this.rankOf[after] + 1, shadow, extra);
+    let level = 0;
+    while (level < this.lvCount && this.lvProcs[level] < this.free) level++;
+    const r = this.nextBackfill(1, 0, this.size - 1, after < 0 ? 0 : this.rankOf[after] + 1, shadow, extra, level);
+    if (this.lvCount === 0 && this.visits > 64 * this.jobs.length + 100000) this.buildLevels();
     return r < 0 ? -1 : this.order[r];
   }
 
@@ -198,8 +210,7 @@ export class BatchState implements BatchContext {
       if (!booked || this.resAt[i] !== now) {
         if (booked) p.release(this.resAt[i], this.resAt[i] + e, this.procsN[i]);
         if (now + e > now) {
-          if (p.minFree(now, now + e) < this.procsN[i]) throw this.fail('batch/reservation', 'starting it now overlaps reservations in the profile', i);
-          p.reserve(now, now + e, this.procsN[i]);
+          this.book(i, now, 'starting it now overlaps reservations in the profile');
         }
       }
     }
@@ -225,8 +236,7 @@ export class BatchState implements BatchContext {
       const p = this.profile;
       if (this.isBooked(i)) p.release(this.resAt[i], this.resAt[i] + e, this.procsN[i]);
       if (time + e > time) {
-        if (p.minFree(time, time + e) < this.procsN[i]) throw this.fail('batch/reservation', `reserved at ${time}, where the profile has fewer than ${this.procsN[i]} processors free`, i);
-        p.reserve(time, time + e, this.procsN[i]);
+        this.book(i, time, `reserved at ${time}, where the profile has fewer than ${this.procsN[i]} processors free`);
       }
     }
     this.resAt[i] = time;
@@ -307,6 +317,16 @@ export class BatchState implements BatchContext {
   private isBooked(i: number): boolean {
     const t = this.resAt[i];
     return this.prof !== undefined && t + this.est[i] > t;
+  }
+
+  /** Book job i's rectangle from t in the profile; `why` names the failure. */
+  private book(i: number, t: number, why: string): void {
+    try {
+      (this.prof as ProcessorProfile).reserve(t, t + this.est[i], this.procsN[i]);
+    } catch (e) {
+      if (e instanceof RangeError) throw this.fail('batch/reservation', why, i);
+      throw e;
+    }
   }
 
   private checkJob(i: number, what: string): void {
@@ -396,6 +416,57 @@ export class BatchState implements BatchContext {
       segProcs[v] = mp;
       segEst[v] = me;
     }
+    if (this.lvCount > 0) {
+      let u = rank + this.size;
+      while (u >= this.lvTop) u >>= 1;
+      for (; u >= 1 && this.levelNode(u); u >>= 1);
+    }
+  }
+
+  private buildLevels(): void {
+    // Thresholds about √2 apart, below the machine size.
+    const t: number[] = [];
+    for (let x = 1; x < this.machineSize; x = Math.max(x + 1, Math.round(x * Math.SQRT2))) t.push(x);
+    const count = t.length;
+    if (count === 0 || this.size < 32) return;
+    this.lvProcs = t;
+    this.lvCount = count;
+    this.lvTop = this.size >> 3;
+    this.lv = new Float64Array(this.lvTop * count).fill(Infinity);
+    for (let v = this.lvTop - 1; v >= 1; v--) this.levelNode(v);
+  }
+
+  /** Recompute node v's levels (from its leaves at the bottom, else its children); false when nothing changed. */
+  private levelNode(v: number): boolean {
+    const L = this.lvCount;
+    const lv = this.lv;
+    let changed = false;
+    if (2 * v >= this.lvTop) {
+      let lo = v;
+      let hi = v;
+      while (lo < this.size) {
+        lo = 2 * lo;
+        hi = 2 * hi + 1;
+      }
+      for (let l = 0; l < L; l++) {
+        let m = Infinity;
+        const t = this.lvProcs[l];
+        for (let x = lo; x <= hi; x++) if (this.segProcs[x] <= t && this.segEst[x] < m) m = this.segEst[x];
+        if (lv[v * L + l] !== m) {
+          lv[v * L + l] = m;
+          changed = true;
+        }
+      }
+      return changed;
+    }
+    for (let l = 0; l < L; l++) {
+      const m = Math.min(lv[2 * v * L + l], lv[(2 * v + 1) * L + l]);
+      if (lv[v * L + l] !== m) {
+        lv[v * L + l] = m;
+        changed = true;
+      }
+    }
+    return changed;
   }
 
   /**
@@ -404,14 +475,18 @@ export class BatchState implements BatchContext {
    * A subtree is skipped only when no job in it can pass (now + e is
    * monotone in e, so the test on the minima is exact pruning).
    */
-  private nextBackfill(v: number, lo: number, hi: number, from: number, shadow: number, extra: number): number {
+  private nextBackfill(v: number, lo: number, hi: number, from: number, shadow: number, extra: number, level: number): number {
     if (hi < from) return -1;
+    this.visits++;
     const p = this.segProcs[v];
     if (!(p <= this.free && (this.now + this.segEst[v] <= shadow || p <= extra))) return -1;
+    // With levels: every job of at most `free` processors has at most lvProcs[level], so
+    // if the shortest of those cannot end by the shadow time only the extra rule is left.
+    if (v < this.lvTop && level < this.lvCount && !(p <= extra) && !(this.now + this.lv[v * this.lvCount + level] <= shadow)) return -1;
     if (lo === hi) return lo;
     const mid = (lo + hi) >> 1;
-    const left = this.nextBackfill(2 * v, lo, mid, from, shadow, extra);
-    return left >= 0 ? left : this.nextBackfill(2 * v + 1, mid + 1, hi, from, shadow, extra);
+    const left = this.nextBackfill(2 * v, lo, mid, from, shadow, extra, level);
+    return left >= 0 ? left : this.nextBackfill(2 * v + 1, mid + 1, hi, from, shadow, extra, level);
   }
 
   /** The profile from running jobs' estimated ends and the reservations made so far. */
@@ -428,8 +503,8 @@ export class BatchState implements BatchContext {
       const i = this.queue[k];
       const t = this.resAt[i];
       if (!Number.isNaN(this.start[i]) || !(t + this.est[i] > t)) continue;
-      if (t < now || p.minFree(t, t + this.est[i]) < this.procsN[i]) throw this.fail('batch/reservation', `its reservation at ${t} does not fit in the profile`, i);
-      p.reserve(t, t + this.est[i], this.procsN[i]);
+      if (t < now) throw this.fail('batch/reservation', `its reservation at ${t} lies in the past`, i);
+      this.book(i, t, `its reservation at ${t} does not fit in the profile`);
     }
   }
 }
