@@ -10,9 +10,42 @@
  * application's completion time is its response time and its waiting time is
  * its start time.
  */
-import { area, totalDuration } from '../schedulers/evolving/profile';
-import type { AppSchedule, EvolvingSchedule } from '../schedulers/evolving/list';
 import { InputError } from '../util/errors';
+
+/** A step of an evolution profile: `nodes` held for `duration` seconds. */
+export interface NodeStep {
+  duration: number;
+  nodes: number;
+}
+
+/** One scheduled application, as the metrics need it (the evolving family's `AppSchedule` is one). */
+export interface ScheduledApp {
+  id: number;
+  requested: readonly NodeStep[];
+  start: number;
+  allocation: readonly NodeStep[];
+  completion: number;
+}
+
+/** A schedule, as the metrics need it (the evolving family's `EvolvingSchedule` is one). */
+export interface ScheduledApps {
+  algorithm: string;
+  nodes: number;
+  apps: readonly ScheduledApp[];
+}
+
+function totalDuration(steps: readonly NodeStep[]): number {
+  let t = 0;
+  for (const s of steps) t += s.duration;
+  return t;
+}
+
+/** Node·seconds of the steps. */
+function area(steps: readonly NodeStep[]): number {
+  let a = 0;
+  for (const s of steps) a += s.duration * s.nodes;
+  return a;
+}
 
 /** Administrator's view of one schedule. */
 export interface EvolvingSystemMetrics {
@@ -50,12 +83,12 @@ export interface EvolvingAppMetrics {
 }
 
 /** Per-application metrics of a schedule. */
-export function appMetrics(schedule: EvolvingSchedule): EvolvingAppMetrics[] {
+export function appMetrics(schedule: ScheduledApps): EvolvingAppMetrics[] {
   return schedule.apps.map((a) => appMetricsOf(a, schedule.algorithm));
 }
 
 /** Metrics of one scheduled application. */
-export function appMetricsOf(app: AppSchedule, algorithm = ''): EvolvingAppMetrics {
+export function appMetricsOf(app: ScheduledApp, algorithm = ''): EvolvingAppMetrics {
   let expandedSteps = 0;
   let maxStepExpansion = 1;
   // Step-wise expansion only makes sense when the allocation keeps the requested steps (not for rigid).
@@ -80,7 +113,7 @@ export function appMetricsOf(app: AppSchedule, algorithm = ''): EvolvingAppMetri
 }
 
 /** System-centric metrics of a schedule; pass the measured scheduling time (ms) if known. */
-export function systemMetrics(schedule: EvolvingSchedule, schedulingTime = NaN): EvolvingSystemMetrics {
+export function systemMetrics(schedule: ScheduledApps, schedulingTime = NaN): EvolvingSystemMetrics {
   let makespan = 0;
   let allocated = 0;
   let useful = 0;

@@ -131,14 +131,20 @@ export function inTslab(): boolean {
   return tslabModule() !== null;
 }
 
-/** HTML of a progress display (a <progress> bar and the summary text). */
+/**
+ * HTML of a progress display (a <progress> bar and the summary text). The
+ * final state leaves out rate, time and cells found from earlier runs: it is
+ * what stays in a saved notebook, and must read the same on every run.
+ */
 export function progressHtml(p: SweepProgress): string {
   const finished = p.skipped + p.done;
-  const state = p.finished ? (p.interrupted ? ' — interrupted' : ' — done') : '';
+  const text = p.finished
+    ? `${finished}/${p.total} cells${p.failed ? ` failed ${p.failed}` : ''}${p.interrupted ? ' — interrupted' : ' — done'}`
+    : progressText(p);
   return (
     `<div style="font-family:monospace">` +
     `<b>${escapeHtml(p.sweep)}</b> <progress value="${finished}" max="${Math.max(1, p.total)}" style="width:16em"></progress> ` +
-    `${escapeHtml(progressText(p))}${state}</div>`
+    `${escapeHtml(text)}</div>`
   );
 }
 

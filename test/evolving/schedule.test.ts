@@ -3,7 +3,7 @@ import * as fc from 'fast-check';
 import {
   EvolvingApp, scheduleByName, scheduleRigid, scheduleRigidEarliestFit, scheduleVariant, EVOLVING_ALGORITHMS, EVOLVING_VARIANTS,
   isScheduledVersionOf, delay, sumAll, maxOver, totalDuration, peakNodes, valueAt, EvolutionProfile,
-  systemMetrics, appMetrics, runEvolvingExperiment, evolvingSystemTable, evolvingUserTable,
+  systemMetrics, appMetrics, evolvingCell, EvolvingExperimentResult, evolvingSystemTable, evolvingUserTable,
   generateEvolvingTest, evolvingTestCase,
 } from '../../src/schedulers/evolving';
 import { createRng } from '../../src/util/random';
@@ -145,9 +145,13 @@ describe('evolving/list: Algorithm 1, rigid baseline, metrics', () => {
   });
 
   it('experiment: deterministic apart from scheduling time; tables have one row per algorithm', () => {
-    const strip = (r: ReturnType<typeof runEvolvingExperiment>) => r.system.map(({ schedulingTime, ...rest }) => rest);
-    const a = runEvolvingExperiment({ tests: 2, seed: 9 });
-    const b = runEvolvingExperiment({ tests: 2, seed: 9 });
+    const run = (): EvolvingExperimentResult => {
+      const cells = [0, 1].flatMap((test) => EVOLVING_ALGORITHMS.map((algorithm) => evolvingCell({ masterSeed: '9', clusterNodes: 75, test, algorithm })));
+      return { clusterNodes: 75, tests: 2, system: cells.map((c) => c.system), apps: cells.flatMap((c) => c.apps) };
+    };
+    const strip = (r: EvolvingExperimentResult) => r.system.map(({ schedulingTime, ...rest }) => rest);
+    const a = run();
+    const b = run();
     expect(strip(a)).to.deep.equal(strip(b));
     expect(a.apps).to.deep.equal(b.apps);
     expect(a.system.length).to.equal(2 * EVOLVING_ALGORITHMS.length);
@@ -159,7 +163,7 @@ describe('evolving/list: Algorithm 1, rigid baseline, metrics', () => {
     // Rigid holds every application's peak for its whole run: it never wastes less than noX (which wastes nothing).
     const noX = t1.find((r) => r.algorithm === 'noX')!;
     expect(noX.resourceWaste_max).to.equal(0);
-    expect(() => runEvolvingExperiment({ tests: 1, clusterNodes: 50 })).to.throw(/clusterNodes/);
+    expect(() => evolvingCell({ masterSeed: '9', clusterNodes: 10, test: 0, algorithm: '2X' })).to.throw(/the cluster has 10/);
   });
 
   it('value of the resource EP at a time is the sum of the applications running then', () => {

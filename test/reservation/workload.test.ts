@@ -7,7 +7,7 @@ import {
   lublinReservationRequests,
   pairedReservationDifferences,
   reservationUtilization,
-  runReservationExperiment,
+  reservationCell,
   runtimeClassAtLeast,
   runtimeClassCuts,
   runtimeClassOf,
@@ -114,9 +114,9 @@ describe('reservation: metrics', () => {
     expect(() => confidenceInterval95([])).to.throw(/no values/);
   });
 
-  it('an experiment run gives one record per (value, replication, policy) and a CI summary', () => {
-    const runs = runReservationExperiment({ experiment: 'flexibility', values: [1, 3], policies: ['FF', 'PE_W'], jobs: 150, replications: 2, seed: 9 });
-    expect(runs).to.have.length(2 * 2 * 2);
+  it('experiment cells give one record per (value, replication, policy) and a CI summary', () => {
+    const runs = [1, 3].flatMap((x) => [0, 1].flatMap((rep) => (['FF', 'PE_W'] as const).map((policy) => reservationCell({ experiment: 'flexibility', source: 'lublin', x, rep, policy, jobs: 150, seed: '9' }))));
+    expect(runs.map((r) => [r.x, r.replication, r.policy])).to.deep.equal([1, 3].flatMap((x) => [0, 1].flatMap((rep) => ['FF', 'PE_W'].map((p) => [x, rep, p]))));
     for (const r of runs) expect(r.acceptanceRate).to.be.within(0, 100);
     const sum = summarizeReservationRuns(runs);
     expect(sum).to.have.length(4);

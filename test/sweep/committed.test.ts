@@ -20,7 +20,7 @@ const quiet = { progress: 'none' as const, log: () => {} };
 
 function experiment(name: string, version: number, grid: Grid): PaperExperiment {
   const sweep = defineSweep({ name, version, cell: { module: FIXTURE, export: 'runCell' }, grid });
-  return { notebook: name, summary: 'test', sweep: () => sweep, exports: { paper: 'x', quick: 'x' }, stratifyBy: 'algorithm' };
+  return { notebook: name, summary: 'test', sweep: () => sweep, exports: { paper: 'x', quick: 'x' }, stratifyBy: 'algorithm', results: (s) => s };
 }
 
 describe('committed paper-scale results', () => {

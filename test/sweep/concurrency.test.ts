@@ -110,7 +110,7 @@ describe('results store: races between processes (50 repetitions each)', functio
   it('a second paper run while the first writes stops before merging shard files', async () => {
     const root = path.join(tmp, 'paper');
     const sweep = defineSweep({ name: 'race-paper', version: 1, cell: { module: CELLS }, grid: { x: [1, 2, 3, 4], algorithm: ['a', 'b'] } });
-    const exp: PaperExperiment = { notebook: 'race-paper', summary: 'test', sweep: () => sweep, exports: { paper: 'x', quick: 'x' } };
+    const exp: PaperExperiment = { notebook: 'race-paper', summary: 'test', sweep: () => sweep, exports: { paper: 'x', quick: 'x' }, results: (s) => s };
     await runPaperSweep(exp, { resultsRoot: root, workers: 0, shard: '0/2', progress: 'none', log: () => {}, source: 'run' });
     const out = path.join(root, 'race-paper', 'race-paper.jsonl');
     fs.writeFileSync(out, '');

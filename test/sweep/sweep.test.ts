@@ -23,6 +23,7 @@ import {
 } from '../../src/sweep';
 import { hashString } from '../../src/util/random';
 import { sweepMain } from '../../src/cli/sweep';
+import { progressHtml, SweepProgress } from '../../src/sweep/progress';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const FIXTURES = path.join(__dirname, 'fixtures');
@@ -101,6 +102,22 @@ describe('sweep grids', () => {
     expect(() => defineSweep(spec({ replications: 0 }))).to.throw(/replications/);
     expect(() => defineSweep(spec({ fixed: { x: 1 } }))).to.throw(/"x" is both/);
     expect(() => defineSweep(spec({ grid: { x: [1, NaN] } }))).to.throw(/grid\.x\[1\]/);
+  });
+});
+
+describe('sweep progress display', () => {
+  const state = (o: Partial<SweepProgress>): SweepProgress => ({
+    sweep: 's', total: 10, skipped: 0, done: 10, ok: 10, failed: 0, running: 0, remaining: 0, elapsedMs: 4200, rate: 2.4, etaMs: 0, finished: true, interrupted: false, ...o,
+  });
+
+  it('the final state reads the same whatever the timing and however many cells came from earlier runs', () => {
+    const fresh = progressHtml(state({}));
+    expect(fresh).to.match(/10\/10 cells — done/);
+    expect(progressHtml(state({ skipped: 10, done: 0, ok: 0, elapsedMs: 90000, rate: 0 }))).to.equal(fresh);
+    expect(progressHtml(state({ failed: 1, ok: 9 }))).to.match(/10\/10 cells failed 1 — done/);
+    expect(progressHtml(state({ done: 4, ok: 4, remaining: 6, interrupted: true }))).to.match(/4\/10 cells — interrupted/);
+    // while running, rate and ETA are shown
+    expect(progressHtml(state({ done: 4, ok: 4, remaining: 6, finished: false, etaMs: 2500 }))).to.match(/cells\/s ETA/);
   });
 });
 

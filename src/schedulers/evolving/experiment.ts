@@ -1,15 +1,14 @@
 /**
  * The experiment of section 5: many seeded synthetic tests, each scheduled by
- * rigid and by the five Algorithm 1 variants, with system-centric records per
- * (test, algorithm) and user-centric records per (test, algorithm, app).
+ * rigid and by the five Algorithm 1 variants (one sweep cell per test and
+ * algorithm), with system-centric records per (test, algorithm) and
+ * user-centric records per (test, algorithm, app).
  */
 import { performance } from 'perf_hooks';
-import { Seed } from '../../util/random';
 import { EvolvingApp, EvolvingSchedule, EVOLVING_VARIANTS, scheduleVariant } from './list';
 import { scheduleRigid } from './rigid';
-import { EvolvingTestOptions, evolvingTestCase } from './workload';
+import { evolvingTestCase } from './workload';
 import { appMetrics, systemMetrics, EvolvingAppMetrics, EvolvingSystemMetrics } from '../../metrics/evolving';
-import { InputError } from '../../util/errors';
 
 /** rigid followed by the five variants, in the paper's order. */
 export const EVOLVING_ALGORITHMS: readonly string[] = ['rigid', ...Object.keys(EVOLVING_VARIANTS)];
@@ -17,19 +16,6 @@ export const EVOLVING_ALGORITHMS: readonly string[] = ['rigid', ...Object.keys(E
 /** Schedule a test with one algorithm name (rigid, noX, 2X, 2X+c, infX, infX+c). */
 export function scheduleByName(apps: readonly EvolvingApp[], nodes: number, algorithm: string): EvolvingSchedule {
   return algorithm === 'rigid' ? scheduleRigid(apps, nodes) : scheduleVariant(apps, nodes, algorithm);
-}
-
-export interface EvolvingExperimentOptions extends EvolvingTestOptions {
-  /** Number of tests (default 1000, as in the paper). */
-  tests?: number;
-  /** Cluster size in nodes (default 75; see the notebook for the choice). */
-  clusterNodes?: number;
-  /** Master seed (default 'evolving'). Test i uses the fork `evolving-test-i`. */
-  seed?: Seed;
-  /** Algorithms to run (default EVOLVING_ALGORITHMS). */
-  algorithms?: readonly string[];
-  /** Called after each test (progress reporting). */
-  onTest?: (index: number) => void;
 }
 
 export interface EvolvingSystemRecord extends EvolvingSystemMetrics {
@@ -41,6 +27,7 @@ export interface EvolvingAppRecord extends EvolvingAppMetrics {
   test: number;
 }
 
+/** Records of every test on one cluster size (the input of Tables 1 and 2). */
 export interface EvolvingExperimentResult {
   clusterNodes: number;
   tests: number;
@@ -48,29 +35,33 @@ export interface EvolvingExperimentResult {
   apps: EvolvingAppRecord[];
 }
 
-/** Run the experiment; every number except schedulingTime is a pure function of the options. */
-export function runEvolvingExperiment(options: EvolvingExperimentOptions = {}): EvolvingExperimentResult {
-  const tests = options.tests ?? 1000;
-  const nodes = options.clusterNodes ?? 75;
-  const seed = options.seed ?? 'evolving';
-  const algorithms = options.algorithms ?? EVOLVING_ALGORITHMS;
-  if (!Number.isInteger(tests) || tests < 1) throw new InputError(`runEvolvingExperiment: tests must be a positive integer, got ${tests}`, { source: 'runEvolvingExperiment', field: 'tests' });
-  const maxNodes = (options.nodes ?? [1, 75])[1];
-  if (nodes < maxNodes) throw new InputError(`runEvolvingExperiment: clusterNodes (${nodes}) must be at least the largest step node count (${maxNodes})`, { source: 'runEvolvingExperiment', field: 'clusterNodes' });
-  const system: EvolvingSystemRecord[] = [];
-  const apps: EvolvingAppRecord[] = [];
-  for (let t = 0; t < tests; t++) {
-    const testApps = evolvingTestCase(seed, t, options);
-    for (const algorithm of algorithms) {
-      const t0 = performance.now();
-      const schedule = scheduleByName(testApps, nodes, algorithm);
-      const elapsed = performance.now() - t0;
-      system.push({ test: t, apps: testApps.length, ...systemMetrics(schedule, elapsed) });
-      for (const m of appMetrics(schedule)) apps.push({ test: t, ...m });
-    }
-    options.onTest?.(t);
-  }
-  return { clusterNodes: nodes, tests, system, apps };
+export interface EvolvingCellParams {
+  masterSeed: string;
+  clusterNodes: number;
+  test: number;
+  algorithm: string;
+}
+
+export interface EvolvingCellResult {
+  system: EvolvingSystemRecord;
+  apps: EvolvingAppRecord[];
+}
+
+/**
+ * The sweep cell of section 5: test `test` (generated from the master seed,
+ * `evolvingTestCase(masterSeed, test)`) scheduled by one algorithm. Every
+ * number is a pure function of the parameters except schedulingTime, a
+ * wall-clock measurement.
+ */
+export function evolvingCell(params: EvolvingCellParams): EvolvingCellResult {
+  const apps = evolvingTestCase(params.masterSeed, params.test);
+  const t0 = performance.now();
+  const schedule = scheduleByName(apps, params.clusterNodes, params.algorithm);
+  const elapsed = performance.now() - t0;
+  return {
+    system: { test: params.test, apps: apps.length, ...systemMetrics(schedule, elapsed) },
+    apps: appMetrics(schedule).map((m) => ({ test: params.test, ...m })),
+  };
 }
 
 type Num = Record<string, unknown>;

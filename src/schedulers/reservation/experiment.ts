@@ -1,6 +1,6 @@
 /**
- * The three experiments of Li et al. section 6.2, as plain functions that
- * return one record per (setting, policy, replication):
+ * The three experiments of Li et al. section 6.2: the sweep cell (one record
+ * per setting, policy and replication) and the summaries of its records:
  *
  *  - 'uMed'          job size/duration: UMed 5 … 9, arrival factor 1, {artime, deadline} = {3, 3}
  *  - 'arrivalFactor' system load: 0.5 … 1.5, UMed 7, {3, 3}
@@ -13,9 +13,10 @@
 import { Seed } from '../../util/random';
 import { WorkloadJob } from '../../workloads/job';
 import { confidenceInterval95, reservationMetrics } from '../../metrics/reservation';
-import { RESERVATION_POLICIES, ReservationPolicy, checkReservationPolicy } from './policies';
+import { loadTraceSync } from '../../workloads/traces';
+import { ReservationPolicy, checkReservationPolicy } from './policies';
 import { ReservationRequest, simulateReservations } from './simulate';
-import { LANL_CM5_PES, RuntimeClassMap, lublinReservationRequests, traceReservationRequests } from './workload';
+import { LANL_CM5_PES, RuntimeClassMap, calibrateRuntimeClasses, lublinReservationRequests, runtimeClassShares, traceReservationRequests } from './workload';
 
 export type ReservationExperiment = 'uMed' | 'arrivalFactor' | 'flexibility';
 
@@ -67,26 +68,19 @@ export type ReservationRunRecord = {
   utilization: number;
 };
 
-export interface ReservationExperimentOptions {
-  experiment: ReservationExperiment;
-  /** Sweep values (default: the paper's). */
-  values?: readonly number[];
-  policies?: readonly ReservationPolicy[];
+/** Where the requests of a run come from. */
+export interface ReservationSource {
   /** Requests per run (the paper: 10,000). */
   jobs: number;
-  replications: number;
   seed: Seed;
   /** 'lublin' (default) or the jobs of a trace (LANL-CM5): replication r uses trace jobs [r·jobs, (r+1)·jobs). */
   source?: 'lublin' | readonly WorkloadJob[];
   /** Run-time class map for the Lublin source (see calibrateRuntimeClasses). */
   classMap?: RuntimeClassMap;
-  machineSize?: number;
-  /** Called after each (setting, replication) with the records so far. */
-  onProgress?: (done: number, total: number) => void;
 }
 
 /** The requests of one replication at one setting. */
-export function reservationRequestsFor(setting: ReservationSetting, replication: number, options: ReservationExperimentOptions): ReservationRequest[] {
+export function reservationRequestsFor(setting: ReservationSetting, replication: number, options: ReservationSource): ReservationRequest[] {
   const seed = `${String(options.seed)}/rep${replication}`;
   const source = options.source ?? 'lublin';
   if (source === 'lublin') {
@@ -99,43 +93,57 @@ export function reservationRequestsFor(setting: ReservationSetting, replication:
   return traceReservationRequests(source, { seed, offset, jobs: options.jobs, ...setting });
 }
 
-/** Run one experiment: every value × replication × policy. */
-export function runReservationExperiment(options: ReservationExperimentOptions): ReservationRunRecord[] {
-  const values = options.values ?? RESERVATION_SWEEPS[options.experiment];
-  const policies = (options.policies ?? RESERVATION_POLICIES).map((p) => checkReservationPolicy(p));
-  const machineSize = options.machineSize ?? LANL_CM5_PES;
-  if (!Number.isInteger(options.replications) || options.replications < 1) throw new RangeError(`replications must be a positive integer, got ${options.replications}`);
-  if (!Number.isInteger(options.jobs) || options.jobs < 1) throw new RangeError(`jobs must be a positive integer, got ${options.jobs}`);
-  if (options.experiment === 'uMed' && options.source !== undefined && options.source !== 'lublin') {
-    throw new RangeError('the uMed experiment needs the Lublin source: a trace has fixed job sizes');
+/** One run of section 6.2: a policy on the requests of one (setting, replication). */
+export interface ReservationCellParams {
+  experiment: ReservationExperiment;
+  source: 'lublin' | 'LANL-CM5';
+  x: number;
+  /** Replication index (named `rep`: `replication` is the sweep engine's own dimension). */
+  rep: number;
+  policy: ReservationPolicy;
+  jobs: number;
+  seed: string;
+}
+
+/** The LANL-CM5 log and the run-time class map calibrated from it (UMed 7), loaded once per thread. */
+let lanlCache: { jobs: WorkloadJob[]; classMap: RuntimeClassMap } | undefined;
+function lanl(): { jobs: WorkloadJob[]; classMap: RuntimeClassMap } {
+  if (!lanlCache) {
+    const jobs = loadTraceSync('LANL-CM5').jobs;
+    lanlCache = { jobs, classMap: calibrateRuntimeClasses({ shares: runtimeClassShares(jobs), uMed: 7 }) };
   }
-  const sourceName = (options.source ?? 'lublin') === 'lublin' ? 'Lublin (LANL-CM5 parameters)' : 'LANL-CM5 trace';
-  const out: ReservationRunRecord[] = [];
-  const total = values.length * options.replications;
-  let done = 0;
-  for (const x of values) {
-    const setting = reservationSetting(options.experiment, x);
-    for (let rep = 0; rep < options.replications; rep++) {
-      const requests = reservationRequestsFor(setting, rep, options);
-      for (const policy of policies) {
-        const m = reservationMetrics(simulateReservations(requests, { machineSize, policy }), machineSize);
-        out.push({
-          experiment: options.experiment,
-          x,
-          policy,
-          replication: rep,
-          source: sourceName,
-          requests: m.requests,
-          accepted: m.accepted,
-          acceptanceRate: 100 * m.acceptanceRate,
-          averageSlowdown: m.averageSlowdown,
-          utilization: 100 * m.utilization,
-        });
-      }
-      options.onProgress?.(++done, total);
-    }
+  return lanlCache;
+}
+
+/** The requests of the last (setting, replication): the seven policies of one replication share them. */
+let requestsCache: { key: string; requests: ReservationRequest[] } | undefined;
+
+/**
+ * The sweep cell of section 6.2: one policy on the requests of one (setting,
+ * replication), on the LANL-CM5 machine. Every policy of a replication sees
+ * the same requests, and (Lublin source) every setting the same underlying jobs.
+ */
+export function reservationCell(p: ReservationCellParams): ReservationRunRecord {
+  if (p.experiment === 'uMed' && p.source !== 'lublin') throw new RangeError('the uMed experiment needs the Lublin source: a trace has fixed job sizes');
+  const { jobs: trace, classMap } = lanl();
+  const key = JSON.stringify([p.experiment, p.source, p.x, p.rep, p.jobs, p.seed]);
+  if (requestsCache?.key !== key) {
+    const source: ReservationSource = { jobs: p.jobs, seed: p.seed, classMap, source: p.source === 'lublin' ? 'lublin' : trace };
+    requestsCache = { key, requests: reservationRequestsFor(reservationSetting(p.experiment, p.x), p.rep, source) };
   }
-  return out;
+  const m = reservationMetrics(simulateReservations(requestsCache.requests, { machineSize: LANL_CM5_PES, policy: p.policy }), LANL_CM5_PES);
+  return {
+    experiment: p.experiment,
+    x: p.x,
+    policy: p.policy,
+    replication: p.rep,
+    source: p.source === 'lublin' ? 'Lublin (LANL-CM5 parameters)' : 'LANL-CM5 trace',
+    requests: m.requests,
+    accepted: m.accepted,
+    acceptanceRate: 100 * m.acceptanceRate,
+    averageSlowdown: m.averageSlowdown,
+    utilization: 100 * m.utilization,
+  };
 }
 
 /** Mean and 95% CI half-width per (experiment, x, policy) of acceptance rate, slowdown and utilization. */

@@ -145,53 +145,6 @@ export function runMeasyCell(cell: MeasyCell, workload?: readonly TwoTierJob[]):
   };
 }
 
-/** Adapter for the sweep engine: a cell function `(params, seed) => record`. */
-export function measySweepCell(params: Omit<MeasyCell, 'seed'>, seed: number): MeasyCellRecord {
-  return runMeasyCell({ ...params, seed });
-}
-
-export interface MeasyGridOptions {
-  workloads: MeasyWorkloadName[];
-  loads: number[];
-  policies: TwoTierPolicy[];
-  /** Jobs per workload (a number, or one per workload name). */
-  jobs: number | Partial<Record<MeasyWorkloadName, number>>;
-  cpuUsage?: 'paper' | 'full';
-  cpuInfo?: 'exact' | 'none';
-  /** One or several migration costs (MEASY only; other policies run once). */
-  migrationCosts?: number[];
-  seed?: number;
-  machineSize?: number;
-  batches?: number;
-  /** Called after each cell (progress reporting). */
-  onCell?: (r: MeasyCellRecord) => void;
-}
-
-/**
- * Run a grid of cells, building each (workload, load) once and running every
- * policy on the same jobs. Returns plain records.
- */
-export function runMeasyGrid(o: MeasyGridOptions): MeasyCellRecord[] {
-  const out: MeasyCellRecord[] = [];
-  for (const workload of o.workloads) {
-    const jobs = typeof o.jobs === 'number' ? o.jobs : o.jobs[workload];
-    if (jobs === undefined) throw new RangeError(`runMeasyGrid: no job count for workload '${workload}'`);
-    for (const load of o.loads) {
-      const spec: MeasyWorkloadSpec = { workload, jobs, load, cpuUsage: o.cpuUsage, machineSize: o.machineSize, seed: o.seed };
-      const w = measyWorkload(spec);
-      for (const policy of o.policies) {
-        const costs = policy === 'measy' ? o.migrationCosts ?? [20] : [o.migrationCosts?.[0] ?? 20];
-        for (const migrationCost of costs) {
-          const r = runMeasyCell({ ...spec, policy, migrationCost, cpuInfo: o.cpuInfo, batches: o.batches }, w);
-          o.onCell?.(r);
-          out.push(r);
-        }
-      }
-    }
-  }
-  return out;
-}
-
 /** Relative improvement of `policy` over EASY at each load (response time and bounded slowdown). */
 export function measyImprovements(records: readonly MeasyCellRecord[], policy: TwoTierPolicy = 'measy'): {
   workload: MeasyWorkloadName; load: number; responseImprovement: number; slowdownImprovement: number;

@@ -1,15 +1,14 @@
 /**
  * Notebook 00 (batch baselines) at paper scale: FCFS, EASY and conservative
  * backfilling on five whole real traces and a 20,000-job Lublin–Feitelson
- * workload. Two parts, one per simulation loop of the notebook:
+ * workload. Two parts, one per table of the notebook:
  *
  *   summary  6 workloads × 3 policies × {exact, requested} estimates, own load    36 cells
  *   curves   6 workloads × 6 offered loads × 3 policies, exact estimates         108 cells
  *                                                                               144 cells
  *
- * One cell = one `simulateBatch` + `summarizeRun`, giving the notebook's row.
- * The batch family has no experiment runner for this notebook, so the cell
- * below repeats the notebook's loop body (workload preparation included).
+ * One cell = one `simulateBatch` + `summarizeRun` on a prepared workload,
+ * giving one row of the notebook's tables.
  */
 import { defineSweep, Grid, SweepDefinition } from '../grid';
 import { SweepSummary } from '../run';
@@ -19,11 +18,11 @@ import { rebase, scaleToLoad } from '../../workloads/filters';
 import { generateLublin } from '../../workloads/lublin';
 import { loadTraceSync } from '../../workloads/traces';
 import { WorkloadJob } from '../../workloads/job';
-import { checkExpected, completeResults, nullsToNaN, orderKeys, PaperExperiment, PaperRunOptions, PaperScale, runPaperSweep } from './common';
+import { completeResults, nullsToNaN, orderKeys, PaperExperiment, PaperScale } from './common';
 
 export const NOTEBOOK = '00-batch-baselines';
 
-/** The notebook's parameter cell, per scale. `jobsPerTrace: null` = the whole trace (the notebook's Infinity). */
+/** The notebook's parameters, per scale. `jobsPerTrace: null` = the whole trace (the notebook's Infinity). */
 export const BATCH_PAPER_GRID = {
   paper: {
     traces: ['KTH-SP2', 'CTC-SP2', 'HPC2N', 'LANL-CM5', 'SDSC-BLUE'],
@@ -151,12 +150,13 @@ function makeSweep(scale: PaperScale): SweepDefinition {
 export const paperSweep = makeSweep('paper');
 export const quickSweep = makeSweep('quick');
 
-export const experiment: PaperExperiment = {
+export const experiment: PaperExperiment<{ summary: BatchSummaryRow[]; curves: BatchCurveRow[] }> = {
   notebook: NOTEBOOK,
   summary: 'batch baselines: FCFS/EASY/conservative on 5 whole traces + 20k Lublin jobs (own load x 2 estimates, 6 loads)',
   sweep: (scale) => (scale === 'paper' ? paperSweep : quickSweep),
   exports: { paper: 'paperSweep', quick: 'quickSweep' },
   stratifyBy: 'policy',
+  results: (summary) => batchResultsFrom(summary),
 };
 
 export function batchResultsFrom(summary: SweepSummary): { summary: BatchSummaryRow[]; curves: BatchCurveRow[] } {
@@ -170,16 +170,4 @@ export function batchResultsFrom(summary: SweepSummary): { summary: BatchSummary
     summary: orderKeys(out.summary, ['workload', 'policy', 'estimates', 'meanWait', 'maxWait', 'meanResponse', 'meanBsld', 'maxBsld', 'utilization', 'makespanDays']),
     curves: orderKeys(out.curves, ['workload', 'policy', 'load', 'meanBsld', 'meanWait', 'utilization']),
   };
-}
-
-/**
- * The notebook's two simulation loops through the sweep (reads
- * `results/00-batch-baselines/`, runs missing cells). `expect` holds the
- * notebook's parameters (its JOBS_PER_TRACE = Infinity matches `jobsPerTrace: null`).
- */
-export async function batchPaperResults(
-  options: PaperRunOptions & { expect?: Partial<Record<keyof (typeof BATCH_PAPER_GRID)['paper'], unknown>> } = {},
-): Promise<{ summary: BatchSummaryRow[]; curves: BatchCurveRow[] }> {
-  checkExpected(NOTEBOOK, options.expect, BATCH_PAPER_GRID[options.scale ?? 'paper']);
-  return batchResultsFrom(await runPaperSweep(experiment, options));
 }

@@ -2,7 +2,7 @@
  * Notebook 01 (DFRS vs batch scheduling) at paper scale: 182 HPC2N weeks,
  * 100 unscaled synthetic traces and 100 base traces scaled to 9 loads
  * (1,182 traces, 1,000 jobs per synthetic trace). Three parts, one per
- * `runDfrsGrid` use of the notebook:
+ * analysis of the notebook:
  *
  *   table2    1,182 traces × 20 algorithms (FCFS, EASY, Table 2's 18 DFRS rows)    23,640 cells
  *   appendix  1,182 traces × the 98 other DFRS variants                            115,836 cells
@@ -19,11 +19,11 @@ import { SweepSummary } from '../run';
 import { DfrsCellRecord, dfrsBound, dfrsTrace, DfrsTraceSpec, runDfrsCell } from '../../schedulers/dfrs/experiment';
 import { allAlgorithmNames, TABLE2_DFRS_ALGORITHMS } from '../../schedulers/dfrs/names';
 import { DFRS_PAPER_COUNTS, DfrsJob } from '../../workloads/dfrs';
-import { checkExpected, completeResults, orderKeys, PaperExperiment, PaperRunOptions, PaperScale, runPaperSweep } from './common';
+import { completeResults, orderKeys, PaperExperiment, PaperScale } from './common';
 
 export const NOTEBOOK = '01-dfrs-vs-batch';
 
-/** The notebook's parameter cell, per scale. `hpc2nMaxJobs: null` = whole weeks (the notebook's undefined). */
+/** The notebook's parameters, per scale. `hpc2nMaxJobs: null` = whole weeks (the notebook's undefined). */
 export const DFRS_PAPER_GRID = {
   paper: {
     penalty: 300,
@@ -112,7 +112,7 @@ function cachedTrace(spec: DfrsTraceSpec) {
   return entry;
 }
 
-/** Cell adapter: `runDfrsCell` as the notebook's `runDfrsGrid` calls run it (same labels, bound, batch unit, call lists), for one (trace, algorithm, period). */
+/** Cell adapter: `runDfrsCell` for one (trace, algorithm, period), with the notebook's labels, bound, batch unit and call lists. */
 export function dfrsCell(p: DfrsCellParams): DfrsCellRecord {
   const spec = traceSpec(p);
   const { trace, bound } = cachedTrace(spec);
@@ -181,13 +181,14 @@ function makeSweep(scale: PaperScale): SweepDefinition {
 export const paperSweep = makeSweep('paper');
 export const quickSweep = makeSweep('quick');
 
-export const experiment: PaperExperiment = {
+export const experiment: PaperExperiment<Record<DfrsPart, DfrsCellRecord[]>> = {
   notebook: NOTEBOOK,
   summary: 'DFRS: 1,182 traces x (20 Table 2 algorithms + 98 appendix variants + 11 periods of the best one)',
   sweep: (scale) => (scale === 'paper' ? paperSweep : quickSweep),
   exports: { paper: 'paperSweep', quick: 'quickSweep' },
   timingFields: ['wall_ms', 'mcb_mean_ms', 'mcb_max_ms', 'ms'],
   stratifyBy: 'algorithm',
+  results: (summary) => dfrsResultsFrom(summary),
 };
 
 const RECORD_KEYS = [
@@ -198,7 +199,7 @@ const RECORD_KEYS = [
 /** Fields in which JSON's null stands for NaN/±Infinity (`load` is null on purpose for unscaled and HPC2N traces). */
 const NUMERIC = RECORD_KEYS.filter((k) => !['trace_set', 'trace', 'load', 'algorithm', 'mcb_call_list'].includes(k));
 
-/** The records of each part, in `runDfrsGrid` order (traces outer, algorithms inner; periods outermost). */
+/** The records of each part (traces outer, algorithms inner; periods outermost). */
 export function dfrsResultsFrom(summary: SweepSummary): Record<DfrsPart, DfrsCellRecord[]> {
   const results = orderKeys(completeResults<DfrsCellRecord>(summary), RECORD_KEYS);
   const out: Record<DfrsPart, DfrsCellRecord[]> = { table2: [], appendix: [], period: [] };
@@ -209,15 +210,4 @@ export function dfrsResultsFrom(summary: SweepSummary): Record<DfrsPart, DfrsCel
     out[rec.params.part as DfrsPart].push(results[i]);
   });
   return out;
-}
-
-/**
- * The notebook's runs through the sweep (reads `results/01-dfrs-vs-batch/`,
- * runs missing cells). `expect` holds the notebook's parameters.
- */
-export async function dfrsPaperResults(
-  options: PaperRunOptions & { expect?: Partial<Record<keyof (typeof DFRS_PAPER_GRID)['paper'], unknown>> } = {},
-): Promise<Record<DfrsPart, DfrsCellRecord[]>> {
-  checkExpected(NOTEBOOK, options.expect, DFRS_PAPER_GRID[options.scale ?? 'paper']);
-  return dfrsResultsFrom(await runPaperSweep(experiment, options));
 }

@@ -1,6 +1,6 @@
 /**
  * Notebook 02 (VCSched, virtual clusters) at paper scale. Four parts, one per
- * `runVcschedExperiment` call of the notebook:
+ * instance set of the notebook:
  *
  *   small  144 specs × 10 instances (4 hosts) × 14 heuristics + EXACT   21,600 cells (Table 1, Figs. 2-5, 11-14)
  *   large  108 specs × 100 instances (64 hosts) × 14 heuristics       151,200 cells (Figs. 6-10, 15-18)
@@ -19,7 +19,7 @@
  *
  * One cell = one (instance, algorithm): `runVcschedExperiment([instance], [algorithm], options)`.
  * The instance is generated from (instanceSeed, its key) exactly as
- * `vcschedInstanceSet` does, so a cell's record equals the in-process run's.
+ * `vcschedInstanceSet` does, so the notebook's instance sets are the cells' instances.
  */
 import { createRng } from '../../util/random';
 import { defineSweep, Grid, Json, SweepDefinition } from '../grid';
@@ -28,11 +28,11 @@ import { CVS, GeneratedInstance, generateVcInstance, instanceKey, LARGE_SET, SLA
 import { ExperimentOptions, runVcschedExperiment, VcAlgorithm, VcRunRecord } from '../../schedulers/vcsched/experiment';
 import { VCSCHED_HEURISTICS } from '../../schedulers/vcsched/heuristics';
 import { loadLpEngine } from '../../schedulers/vcsched/lpsolver';
-import { checkExpected, completeResults, PaperExperiment, PaperRunOptions, PaperScale, runPaperSweep } from './common';
+import { completeResults, PaperExperiment, PaperScale } from './common';
 
 export const NOTEBOOK = '02-virtual-clusters';
 
-/** The notebook's parameter cell, per scale. */
+/** The notebook's parameters, per scale. */
 export const VCSCHED_PAPER_GRID = {
   paper: {
     seed: 2009,
@@ -147,30 +147,20 @@ function makeSweep(scale: PaperScale): SweepDefinition {
 export const paperSweep = makeSweep('paper');
 export const quickSweep = makeSweep('quick');
 
-export const experiment: PaperExperiment = {
+export const experiment: PaperExperiment<Record<VcschedPart, VcRunRecord[]>> = {
   notebook: NOTEBOOK,
   summary: 'VCSched: small (1,440 instances x 15), large (10,800 x 14), MILP check (1,440 x 2), parallel jobs (10,800 x 3)',
   sweep: (scale) => (scale === 'paper' ? paperSweep : quickSweep),
   exports: { paper: 'paperSweep', quick: 'quickSweep' },
   timingFields: ['seconds'],
   stratifyBy: 'algorithm',
+  results: (summary) => vcschedResultsFrom(summary),
 };
 
-/** The records of each part, in `runVcschedExperiment` order (instance by instance, algorithms in the listed order). */
+/** The records of each part (instance by instance, algorithms in the listed order). */
 export function vcschedResultsFrom(summary: SweepSummary): Record<VcschedPart, VcRunRecord[]> {
   const results = completeResults<VcRunRecord>(summary);
   const out: Record<VcschedPart, VcRunRecord[]> = { small: [], large: [], milp: [], par: [] };
   summary.records.forEach((rec, i) => out[rec.params.part as VcschedPart].push(results[i]));
   return out;
-}
-
-/**
- * The notebook's four runs through the sweep: reads `results/02-virtual-clusters/`,
- * runs the cells still missing. `expect` holds the notebook's parameters.
- */
-export async function vcschedPaperResults(
-  options: PaperRunOptions & { expect?: Partial<(typeof VCSCHED_PAPER_GRID)['paper']> } = {},
-): Promise<Record<VcschedPart, VcRunRecord[]>> {
-  checkExpected(NOTEBOOK, options.expect, VCSCHED_PAPER_GRID[options.scale ?? 'paper']);
-  return vcschedResultsFrom(await runPaperSweep(experiment, options));
 }

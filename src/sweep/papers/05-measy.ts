@@ -12,17 +12,17 @@
  *
  * One cell = one `twotier.runMeasyCell`. Every policy of a (workload, load)
  * sees the same jobs: the workload seed is a parameter (the notebook's SEED),
- * not the cell seed, exactly as in `twotier.runMeasyGrid`.
+ * not the cell seed.
  */
 import { defineSweep, Grid, SweepDefinition } from '../grid';
 import { SweepSummary } from '../run';
 import { measyWorkload, MeasyCellRecord, MeasyWorkloadSpec, runMeasyCell, MeasyWorkloadName } from '../../schedulers/twotier/experiment';
 import { TwoTierJob, TwoTierPolicy } from '../../schedulers/twotier/simulator';
-import { checkExpected, completeResults, nullsToNaN, PaperExperiment, PaperRunOptions, PaperScale, runPaperSweep } from './common';
+import { completeResults, nullsToNaN, PaperExperiment, PaperScale } from './common';
 
 export const NOTEBOOK = '05-measy';
 
-/** The notebook's parameter cell, per scale. */
+/** The notebook's parameters, per scale. */
 export const MEASY_PAPER_GRID = {
   paper: {
     seed: 1,
@@ -94,7 +94,7 @@ export function measyCell(p: MeasyCellParams): MeasyCellRecord {
   return runMeasyCell({ ...spec, policy: p.policy, migrationCost: p.migrationCost, cpuInfo: p.cpuInfo, batches: p.batches }, cachedWorkload(spec));
 }
 
-/** The grids of one scale, in the order of the notebook's `runMeasyGrid` calls. */
+/** The grids of one scale, in the notebook's order. */
 export function measyGrids(scale: PaperScale): Grid[] {
   const g = MEASY_PAPER_GRID[scale];
   const grids: Grid[] = [];
@@ -114,7 +114,7 @@ export function measyGrids(scale: PaperScale): Grid[] {
   for (const w of synthetic) add('noInfo', w, g.jobs[w], g.loads, ['keasy', 'measy'], { cpuInfo: 'none' });
   for (const w of synthetic) add('full', w, g.jobs[w], g.loads, ['easy', 'keasy', 'measy'], { cpuUsage: 'full' });
   for (const w of synthetic) {
-    // runMeasyGrid runs non-MEASY policies once, with the first listed cost (recorded, not used by KEASY).
+    // Non-MEASY policies run once, with the first listed cost (recorded, not used by KEASY).
     add('costs', w, g.jobs[w], [g.costLoad], ['keasy'], { costs: [g.costs[0]] });
     add('costs', w, g.jobs[w], [g.costLoad], ['measy'], { costs: g.costs });
   }
@@ -137,31 +137,20 @@ function makeSweep(scale: PaperScale): SweepDefinition {
 export const paperSweep = makeSweep('paper');
 export const quickSweep = makeSweep('quick');
 
-export const experiment: PaperExperiment = {
+export const experiment: PaperExperiment<Record<MeasyPart, MeasyCellRecord[]>> = {
   notebook: NOTEBOOK,
   summary: 'MEASY: FWload 200k / JWload 100k jobs x 10 loads x policies, no-CPU-info, 100% CPU, migration costs, CTC-SP2',
   sweep: (scale) => (scale === 'paper' ? paperSweep : quickSweep),
   exports: { paper: 'paperSweep', quick: 'quickSweep' },
   timingFields: ['seconds'],
   stratifyBy: 'policy',
+  results: (summary) => measyResultsFrom(summary),
 };
 
-/** The records of each part, in the order `runMeasyGrid` returns them. */
+/** The records of each part, in grid order (workload, load, policy, migration cost). */
 export function measyResultsFrom(summary: SweepSummary): Record<MeasyPart, MeasyCellRecord[]> {
   const results = nullsToNaN(completeResults<MeasyCellRecord>(summary));
   const out = { main: [], noInfo: [], full: [], costs: [], ctc: [] } as Record<MeasyPart, MeasyCellRecord[]>;
   summary.records.forEach((rec, i) => out[rec.params.part as MeasyPart].push(results[i]));
   return out;
-}
-
-/**
- * The notebook's runs through the sweep: reads `results/05-measy/`, runs the
- * cells still missing. `expect` holds the notebook's parameters, checked
- * against the sweep's (`MEASY_PAPER_GRID`).
- */
-export async function measyPaperResults(
-  options: PaperRunOptions & { expect?: Partial<(typeof MEASY_PAPER_GRID)['paper']> } = {},
-): Promise<Record<MeasyPart, MeasyCellRecord[]>> {
-  checkExpected(NOTEBOOK, options.expect, MEASY_PAPER_GRID[options.scale ?? 'paper']);
-  return measyResultsFrom(await runPaperSweep(experiment, options));
 }

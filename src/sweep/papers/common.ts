@@ -4,24 +4,28 @@
  * and how stored records become the plain records the notebooks analyse.
  *
  * Each notebook module (`./<notebook>.ts`) exports a `PaperExperiment`: the
- * notebook name and its sweep at a given scale, built from the families' cell
- * functions. The command line (`schedlab paper <notebook>`) and the notebook
- * (at SCHEDLAB_SCALE=paper) both go through `runPaperSweep`, so a results file
- * written by one is read (and completed) by the other.
+ * notebook name, its sweep at each scale (one grid definition, built from the
+ * families' cell functions) and how its records regroup for the notebook.
+ * A notebook gets them with `records(experiment, scale)` at either scale. The
+ * command line (`schedlab paper <notebook>`) and the notebook at paper scale
+ * both go through `runPaperSweep`, so a results file written by one is read
+ * (and completed) by the other.
  */
+import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
+import { outBase } from '../../analysis/paths';
 import { SweepDefinition } from '../grid';
 import { TOOLKIT_ROOT } from '../cellmodule';
 import { mergeResults } from '../merge';
 import { ProgressMode, runSweep, SweepSummary } from '../run';
-import { lockResults, ResultRecord, toRows, unlockResults } from '../store';
+import { lockResults, ResultRecord, toolkitVersion, toRows, unlockResults } from '../store';
 import { CommittedResults, loadCommittedResults, seedFromCommitted, verifyCommittedSample, VerifiedCell } from './committed';
 
 export type PaperScale = 'quick' | 'paper';
 
-/** One notebook's experiment at paper (and quick) scale. */
-export interface PaperExperiment {
+/** One notebook's experiment at paper (and quick) scale; `R` is what the notebook analyses. */
+export interface PaperExperiment<R = unknown> {
   /** Notebook name without `.ipynb`, e.g. `03-evolving-applications`. */
   notebook: string;
   /** One line: what the sweep computes. */
@@ -34,6 +38,8 @@ export interface PaperExperiment {
   timingFields?: readonly string[];
   /** Parameter whose every value the re-verified sample must include (e.g. the algorithm). */
   stratifyBy?: string;
+  /** The notebook's view of a finished sweep: its records regrouped (per part, NaN restored, keys in table order). */
+  results(summary: SweepSummary): R;
 }
 
 export interface PaperRunOptions {
@@ -156,6 +162,45 @@ export async function runPaperSweep(experiment: PaperExperiment, options: PaperR
 }
 
 /**
+ * A notebook's records at a scale, always through the sweep engine (all
+ * cores, progress, resumable). Paper scale: `runPaperSweep` (the committed
+ * results with a live re-verified sample, or the run in `results/<notebook>/`).
+ * Quick scale: a cache in `<out>/<notebook>/sweeps/` (git-ignored, SCHEDLAB_OUT
+ * honoured) whose file name carries the sweep's fingerprint and a hash of the
+ * toolkit's code, so a cache of another grid or another build is never read.
+ */
+export async function records<R>(experiment: PaperExperiment<R>, scale: PaperScale, options: PaperRunOptions = {}): Promise<R> {
+  if (scale === 'paper') return experiment.results(await runPaperSweep(experiment, { ...options, scale }));
+  const sweep = experiment.sweep('quick');
+  const dir = path.join(outBase(), experiment.notebook, 'sweeps');
+  const file = `${stem(sweep.name)}.${sweep.fingerprint}-${codeHash()}.jsonl`;
+  fs.mkdirSync(dir, { recursive: true });
+  // Caches of an earlier grid or build are never read again.
+  for (const f of fs.readdirSync(dir)) if (f.startsWith(`${stem(sweep.name)}.`) && f.endsWith('.jsonl') && f !== file) fs.rmSync(path.join(dir, f), { force: true });
+  return experiment.results(
+    await runSweep(sweep, { out: path.join(dir, file), workers: options.workers, progress: options.progress, signal: options.signal, log: options.log, retries: options.retries }),
+  );
+}
+
+let codeHashCache: string | undefined;
+
+/** Hash of the toolkit's code (the .js or .ts files of dist/ or src/, whichever this module runs from) and its version. */
+export function codeHash(): string {
+  if (codeHashCache) return codeHashCache;
+  const root = path.resolve(__dirname, '..', '..');
+  const h = createHash('sha256').update(toolkitVersion());
+  const walk = (dir: string): void => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/\.(js|ts)$/.test(e.name) && !e.name.endsWith('.d.ts')) h.update(path.relative(root, p)).update(fs.readFileSync(p));
+    }
+  };
+  walk(root);
+  return (codeHashCache = h.digest('hex').slice(0, 12));
+}
+
+/**
  * The cell results of a finished run, in the sweep's enumeration order.
  * Refuses (naming the cells) when cells failed or are missing, since a
  * paper table over a partial grid would silently mean something else.
@@ -172,34 +217,6 @@ export function completeResults<T>(summary: PaperSummary): T[] {
     );
   }
   return summary.records.map((r: ResultRecord) => r.result as unknown as T);
-}
-
-/**
- * JSON stores NaN and ±Infinity as null. Put NaN back in the named numeric
- * fields so analyses see the same values as an in-process run.
- */
-export function restoreNaN<T extends object>(records: T[], fields: readonly string[]): T[] {
-  for (const r of records as Record<string, unknown>[]) {
-    for (const f of fields) if (r[f] === null) r[f] = NaN;
-  }
-  return records;
-}
-
-/**
- * Guard against a notebook and its papers module drifting apart: every value
- * the notebook passes in `expected` must equal the sweep's (compared as JSON).
- */
-export function checkExpected(notebook: string, expected: Record<string, unknown> | undefined, actual: Record<string, unknown>): void {
-  for (const [k, v] of Object.entries(expected ?? {})) {
-    if (v === undefined) continue;
-    if (!(k in actual)) throw new Error(`${notebook}: the paper-scale sweep has no parameter "${k}" (it has ${Object.keys(actual).join(', ')})`);
-    if (JSON.stringify(v) !== JSON.stringify(actual[k])) {
-      throw new Error(
-        `${notebook}: the notebook's ${k} = ${JSON.stringify(v)} differs from the paper-scale sweep's ${JSON.stringify(actual[k])} ` +
-          `(src/sweep/papers/${notebook}.ts); change both together`,
-      );
-    }
-  }
 }
 
 /** Turn every null field back into NaN (for flat numeric records in which null never means anything else). */

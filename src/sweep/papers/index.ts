@@ -1,8 +1,8 @@
 /**
- * Paper-scale experiments, one module per paper notebook: each defines the
- * notebook's full-scale sweep from its family's cell function, and a loader
- * the notebook calls at SCHEDLAB_SCALE=paper (it reads `results/<notebook>/`
- * and runs any missing cells through the same sweep).
+ * The paper notebooks' experiments, one module per notebook: each defines the
+ * notebook's grid at quick and paper scale from its family's cell function,
+ * and how the records regroup for the notebook, which reads them with
+ * `records(experiment, scale)` (see ./common.ts).
  *
  * Command line: `schedlab paper <notebook> [--workers n] [--shard i/n] [--scale quick|paper] [--slurm N]`.
  */
