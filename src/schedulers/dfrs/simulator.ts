@@ -32,7 +32,7 @@ import { InvariantError, invariantChecksEnabled } from '../../util/invariants';
 import type { McbVariant } from '../packing';
 import type { DfrsJob } from '../../workloads/dfrs';
 import { MappedJob, maxAvgYields, maxMinYields, minAvgStretchYields, minMaxStretchYields } from './allocation';
-import { checkAllocation, TaskAllocation, verifyDfrsRun } from './invariants';
+import { checkAllocation, INVARIANT_EPSILON, TaskAllocation, verifyDfrsRun } from './invariants';
 import {
   ActiveJob,
   byPriority,
@@ -550,13 +550,24 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
   const userYields = (list: SimJob[], t: number): Float64Array => {
     const out = (policy as DfrsPolicy).allocate!(decisionView(t));
     if (!(out instanceof Map)) throw new InvariantError('dfrs/policy', `${label}: allocate() must return a Map of job id to yield, got ${String(out)}`, { time: t });
-    return Float64Array.from(list, (j) => {
+    const y = Float64Array.from(list, (j) => {
       const v = out.get(j.job.id);
       if (typeof v !== 'number' || !(v >= 0 && v <= j.maxYield + 1e-9)) {
         throw new InvariantError('dfrs/yield', `${label}: yield ${String(v)} outside [0, ${j.maxYield}]`, { job: j.job.id, time: t });
       }
       return v;
     });
+    // CPU per node, naming the job that takes it past 100%.
+    const cpu = new Float64Array(nodes);
+    list.forEach((j, k) => {
+      for (const n of j.nodes as Int32Array) {
+        cpu[n] += y[k] * j.need;
+        if (cpu[n] > 1 + INVARIANT_EPSILON) {
+          throw new InvariantError('dfrs/cpu', `${label}: node ${n} CPU allocated at ${(cpu[n] * 100).toFixed(6)}% (> 100%)`, { job: j.job.id, node: n, time: t });
+        }
+      }
+    });
+    return y;
   };
 
   const afterDecision = (t: number, changed: boolean) => {
