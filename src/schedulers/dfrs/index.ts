@@ -6,6 +6,7 @@
 export * from './names';
 export * from './allocation';
 export * from './mapping';
+export * from './mappers';
 export * from './invariants';
 export * from './simulator';
 export * from './policy';

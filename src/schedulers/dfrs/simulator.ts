@@ -32,20 +32,9 @@ import { InvariantError, invariantChecksEnabled } from '../../util/invariants';
 import type { McbVariant } from '../packing';
 import type { DfrsJob } from '../../workloads/dfrs';
 import { MappedJob, maxAvgYields, maxMinYields, minAvgStretchYields, minMaxStretchYields } from './allocation';
-import { checkAllocation, TaskAllocation, verifyDfrsRun } from './invariants';
-import {
-  ActiveJob,
-  byPriority,
-  DropRule,
-  LimitProtection,
-  fitsInMemory,
-  greedyPlace,
-  mcb8Mapping,
-  mcb8StretchMapping,
-  NodeUsage,
-  preemptiveGreedy,
-  usageOf,
-} from './mapping';
+import { checkAllocation, INVARIANT_EPSILON, TaskAllocation, verifyDfrsRun } from './invariants';
+import { ActiveJob, byPriority, DropRule, LimitProtection, fitsInMemory, NodeUsage, usageOf } from './mapping';
+import { builtinMapper, DfrsMapper, MapperState, NextMapping } from './mappers';
 import { DfrsAlgorithm, parseAlgorithm } from './names';
 import { checkPolicyMapping, DfrsDecisionView, DfrsJobView, DfrsPolicy, DfrsPolicySpec, paperPriority, resolveDfrsPolicy } from './policy';
 
@@ -275,7 +264,6 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
   const name = policy ? policy.name : alg.name;
   // Error prefix: the algorithm's name, or `policy <name>` for a user policy.
   const label = policy ? `policy ${policy.name}` : alg.name;
-  const periodicMode = policy?.map ? (policy.periodic ? 'user' : 'none') : alg.periodic;
   const penaltyModel = options.penaltyModel ?? 'resume';
   if (penaltyModel !== 'resume' && penaltyModel !== 'pause' && penaltyModel !== 'migration-only') {
     throw new InputError(`${SRC}: penaltyModel must be 'resume', 'pause' or 'migration-only', got ${String(penaltyModel)}`, { source: SRC, field: 'penaltyModel' });
@@ -469,32 +457,6 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
     if (Number.isFinite(best)) completionEvent = sim.at(best, onCompletion, { priority: PRIORITY_COMPLETION, kind: 'completion' });
   };
 
-  const runGlobal = (t: number, trigger: McbCall['trigger'], stretch: boolean) => {
-    const t0 = timeMcb ? performance.now() : 0;
-    const list = [...active];
-    const res = stretch ? mcb8StretchMapping(list, period, mapOpts) : mcb8Mapping(list, mapOpts);
-    const ms = timeMcb ? performance.now() - t0 : NaN;
-    mcbCalls.push({ time: t, jobs: list.length, dropped: res.dropped, ms, trigger });
-    applyMapping(res.mapping, t);
-  };
-
-  /** Greedy on every waiting job, by decreasing priority (the '*' completion action). */
-  const greedyWaiting = (t: number): boolean => {
-    const waiting = [...active].filter((j) => !running.has(j)).sort(byPriority);
-    let changed = false;
-    const next = new Map<ActiveJob, Int32Array>();
-    for (const j of running) next.set(j, j.nodes as Int32Array);
-    for (const j of waiting) {
-      const nodesOf = greedyPlace(j, usage);
-      if (nodesOf) {
-        next.set(j, nodesOf);
-        changed = true;
-      }
-    }
-    if (changed) applyMapping(next, t);
-    return changed;
-  };
-
   /** Every job's priority for this decision (the mappers sort by it). */
   const refreshPriorities = (t: number) => {
     for (const j of active) {
@@ -530,18 +492,29 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
   };
 
   const byId = new Map(all.map((j) => [j.job.id, j]));
-  /** Ask the user mapper; apply what it returns, checked. Returns whether the mapping was replaced. */
-  const userMap = (t: number, submitted?: SimJob): boolean => {
-    decisions++;
-    const out = (policy as DfrsPolicy).map!(decisionView(t, submitted));
-    if (out === undefined) return false;
+  /** The user mapper's mapping, checked. */
+  const userMap = (st: MapperState): NextMapping | undefined => {
+    const t = st.time;
+    const out = (policy as DfrsPolicy).map!(decisionView(t, st.submitted as SimJob | undefined));
+    if (out === undefined) return undefined;
     const known = (id: number) => {
       const j = byId.get(id);
       return j && { id, submit: j.job.submit, tasks: j.tasks, mem: j.mem, submitted: j.submitted, done: j.done };
     };
-    const checked = checkPolicyMapping(name, out, known, nodes, t);
-    const next = new Map<ActiveJob, Int32Array>();
-    for (const [id, n] of checked) next.set(byId.get(id) as SimJob, n);
+    const next: NextMapping = new Map();
+    for (const [id, n] of checkPolicyMapping(name, out, known, nodes, t)) next.set(byId.get(id) as SimJob, n);
+    return next;
+  };
+  const mapper: DfrsMapper = policy?.map
+    ? { onSubmission: userMap, onCompletion: userMap, ...(policy.periodic ? { onPeriod: userMap } : {}) }
+    : builtinMapper(alg, { mcb: mapOpts, period, timeMcb, onMcbCall: (c) => mcbCalls.push(c) });
+
+  /** One decision: ask the mapper (`method` undefined: no action) and apply what it returns. Whether the mapping changed. */
+  const decide = (method: DfrsMapper['onSubmission'], t: number, submitted?: SimJob): boolean => {
+    if (!method) return false;
+    decisions++;
+    const next = method({ time: t, active, running, usage, submitted });
+    if (!next) return false;
     applyMapping(next, t);
     return true;
   };
@@ -550,13 +523,24 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
   const userYields = (list: SimJob[], t: number): Float64Array => {
     const out = (policy as DfrsPolicy).allocate!(decisionView(t));
     if (!(out instanceof Map)) throw new InvariantError('dfrs/policy', `${label}: allocate() must return a Map of job id to yield, got ${String(out)}`, { time: t });
-    return Float64Array.from(list, (j) => {
+    const y = Float64Array.from(list, (j) => {
       const v = out.get(j.job.id);
       if (typeof v !== 'number' || !(v >= 0 && v <= j.maxYield + 1e-9)) {
         throw new InvariantError('dfrs/yield', `${label}: yield ${String(v)} outside [0, ${j.maxYield}]`, { job: j.job.id, time: t });
       }
       return v;
     });
+    // CPU per node, naming the job that takes it past 100%.
+    const cpu = new Float64Array(nodes);
+    list.forEach((j, k) => {
+      for (const n of j.nodes as Int32Array) {
+        cpu[n] += y[k] * j.need;
+        if (cpu[n] > 1 + INVARIANT_EPSILON) {
+          throw new InvariantError('dfrs/cpu', `${label}: node ${n} CPU allocated at ${(cpu[n] * 100).toFixed(6)}% (> 100%)`, { job: j.job.id, node: n, time: t });
+        }
+      }
+    });
+    return y;
   };
 
   const afterDecision = (t: number, changed: boolean) => {
@@ -574,46 +558,7 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
       active.add(j);
       remainingToSubmit--;
       refreshPriorities(t);
-      let changed = false;
-      if (policy?.map) changed = userMap(t, j);
-      else switch (alg.onSubmit) {
-        case 'none':
-          break;
-        case 'Greedy': {
-          const nodesOf = greedyPlace(j, usage);
-          if (nodesOf) {
-            const next = new Map<ActiveJob, Int32Array>();
-            for (const r of running) next.set(r, r.nodes as Int32Array);
-            next.set(j, nodesOf);
-            applyMapping(next, t);
-            changed = true;
-          }
-          break;
-        }
-        case 'GreedyP':
-        case 'GreedyPM': {
-          decisions++;
-          const res = preemptiveGreedy(j, [...running], usage, alg.onSubmit === 'GreedyPM');
-          if (res.placed) {
-            const next = new Map<ActiveJob, Int32Array>();
-            const paused = new Set(res.paused);
-            for (const r of running) {
-              if (paused.has(r as SimJob)) continue;
-              next.set(r, res.moved.get(r) ?? (r.nodes as Int32Array));
-            }
-            next.set(j, res.placed);
-            applyMapping(next, t);
-            changed = true;
-          }
-          break;
-        }
-        case 'MCB8':
-          decisions++;
-          runGlobal(t, 'submission', false);
-          changed = true;
-          break;
-      }
-      if (alg.onSubmit === 'Greedy' && !policy?.map) decisions++;
+      const changed = decide(mapper.onSubmission, t, j);
       afterDecision(t, changed);
       ensureTick(t);
     };
@@ -648,14 +593,7 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
     if (finished > 0) {
       usage = usageOf(running, nodes);
       refreshPriorities(t);
-      if (policy?.map) userMap(t);
-      else if (alg.onCompletion === 'Greedy') {
-        decisions++;
-        greedyWaiting(t);
-      } else if (alg.onCompletion === 'MCB8') {
-        decisions++;
-        runGlobal(t, 'completion', false);
-      }
+      decide(mapper.onCompletion, t);
     }
     afterDecision(t, finished > 0);
   }
@@ -666,13 +604,7 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
     advance(t);
     nextTick = t + period;
     refreshPriorities(t);
-    let changed = true;
-    if (periodicMode === 'user') changed = userMap(t);
-    else {
-      decisions++;
-      runGlobal(t, 'periodic', alg.periodic === 'MCB8-stretch');
-    }
-    afterDecision(t, changed);
+    afterDecision(t, decide(mapper.onPeriod, t));
     if (active.size > 0 || remainingToSubmit > 0) sim.at(nextTick, onTick, { priority: PRIORITY_PERIODIC, kind: 'periodic' });
     else nextTick = Infinity;
   }
@@ -680,7 +612,7 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
   /** Periodic algorithms tick every `period` from the first submission while work remains. */
   let tickScheduled = false;
   const ensureTick = (t: number) => {
-    if (periodicMode === 'none' || tickScheduled) return;
+    if (!mapper.onPeriod || tickScheduled) return;
     tickScheduled = true;
     nextTick = t + period;
     sim.at(nextTick, onTick, { priority: PRIORITY_PERIODIC, kind: 'periodic' });
