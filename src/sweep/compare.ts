@@ -14,6 +14,7 @@
 import * as path from 'path';
 import { defineSweep, Grid, SweepDefinition } from './grid';
 import { runSweep, RunOptions } from './run';
+import { codeHash } from './papers/common';
 import { simulateBatch, BatchEstimates, BatchQueueOrder } from '../schedulers/batch';
 import { summarizeRun } from '../metrics/jobs';
 import { rebase, scaleToLoad } from '../workloads/filters';
@@ -151,14 +152,25 @@ export function batchComparisonCell(p: { workload: ComparisonWorkload; replicati
   };
 }
 
+/** Where a comparison's results go and how it runs: `cacheDir` (default `out/sweeps`) or an explicit `out` file. */
+export type ComparisonRunOptions = RunOptions & { cacheDir?: string };
+
 /**
- * Run (or resume) a comparison on all cores and return its rows. Results go
- * to `out/sweeps/<name>.jsonl` unless `run.out` says otherwise; a rerun with the
- * same definition reads them back instead of simulating again.
+ * Results file of a comparison: its name, the sweep's fingerprint (grid,
+ * policies' source text, version) and a hash of the toolkit's code, so that a
+ * rerun reads back exactly the results of the same definition and code.
  */
-export async function compareBatchPolicies(o: BatchComparisonOptions, run: RunOptions = {}): Promise<ComparisonRow[]> {
+function comparisonFile(sweep: SweepDefinition, run: ComparisonRunOptions): string {
+  return run.out ?? path.join(run.cacheDir ?? path.join('out', 'sweeps'), `${sweep.name}.${sweep.fingerprint.slice(0, 16)}-${codeHash()}.jsonl`);
+}
+
+/**
+ * Run (or resume) a comparison on all cores and return its rows; a rerun of
+ * the same definition on the same code reads them back instead of simulating.
+ */
+export async function compareBatchPolicies(o: BatchComparisonOptions, run: ComparisonRunOptions = {}): Promise<ComparisonRow[]> {
   const sweep = batchComparisonSweep(o);
-  const summary = await runSweep(sweep, { out: run.out ?? path.join('out', 'sweeps', `${o.name}.jsonl`), progress: 'auto', ...run });
+  const summary = await runSweep(sweep, { progress: 'auto', ...run, out: comparisonFile(sweep, run) });
   return completeRows<ComparisonRow>(summary, o.name);
 }
 
@@ -248,8 +260,9 @@ export function dfrsComparisonCell(p: { trace: number; load: number; algorithm: 
 }
 
 /** Run (or resume) a DFRS comparison on all cores and return its rows (see `compareBatchPolicies`). */
-export async function compareDfrsPolicies(o: DfrsComparisonOptions, run: RunOptions = {}): Promise<DfrsComparisonRow[]> {
-  const summary = await runSweep(dfrsComparisonSweep(o), { out: run.out ?? path.join('out', 'sweeps', `${o.name}.jsonl`), progress: 'auto', ...run });
+export async function compareDfrsPolicies(o: DfrsComparisonOptions, run: ComparisonRunOptions = {}): Promise<DfrsComparisonRow[]> {
+  const sweep = dfrsComparisonSweep(o);
+  const summary = await runSweep(sweep, { progress: 'auto', ...run, out: comparisonFile(sweep, run) });
   return completeRows<DfrsComparisonRow>(summary, o.name);
 }
 
