@@ -138,3 +138,23 @@ export function loadPolicyRef(ref: PolicyRef, what = 'policy'): { value: unknown
   if (isPortableRef(ref)) return { value: fromPortable(ref), where: `portable ${what}` };
   return { value: loadModuleExportRef(ref, what), where: `${ref.module}#${ref.export}` };
 }
+
+/**
+ * The policy object a spec that is not a built-in name stands for (loaded if
+ * it is a reference), checked to be an object with a non-empty `name`, the
+ * `required` methods and, where present, the `optional` ones. Throws an
+ * InputError naming the source and the field.
+ */
+export function eventPolicyObject<T>(spec: unknown, source: string, methods: { required: readonly string[]; optional?: readonly string[] }): T {
+  const { value, where } = isPolicyRef(spec) ? loadPolicyRef(spec) : { value: spec, where: source };
+  const p = value as Record<string, unknown> | null;
+  if (p === null || typeof p !== 'object') throw new InputError(`${where}: a policy must be a built-in name or an object, got ${String(p)}`, { source: where, field: 'policy' });
+  if (typeof p.name !== 'string' || p.name === '') throw new InputError(`${where}: a policy object needs a non-empty string 'name'`, { source: where, field: 'policy.name' });
+  for (const m of methods.required) {
+    if (typeof p[m] !== 'function') throw new InputError(`${where}: policy '${p.name}' needs a ${m}(ctx) method`, { source: where, field: `policy.${m}` });
+  }
+  for (const m of methods.optional ?? []) {
+    if (p[m] !== undefined && typeof p[m] !== 'function') throw new InputError(`${where}: policy '${p.name}': ${m} must be a method`, { source: where, field: `policy.${m}` });
+  }
+  return p as T;
+}

@@ -25,7 +25,7 @@
  * InvariantErrors whose message starts with the policy's name and which name
  * the job and the time.
  */
-import { isPolicyRef, loadPolicyRef, PolicyRef } from '../../util/modules';
+import { eventPolicyObject, PolicyRef } from '../../util/modules';
 import { InputError } from '../../util/errors';
 import type { TwoTierJob } from './simulator';
 
@@ -234,14 +234,5 @@ export function resolveTwoTierPolicy(spec: TwoTierPolicySpec, source = 'simulate
     }
     return BUILTIN_TWO_TIER_POLICIES[spec];
   }
-  const loaded = isPolicyRef(spec) ? loadPolicyRef(spec) : { value: spec, where: source };
-  const where = loaded.where;
-  const p = loaded.value as Partial<TwoTierSchedulingPolicy> | null;
-  if (p === null || typeof p !== 'object') throw new InputError(`${where}: a policy must be a built-in name or an object, got ${String(p)}`, { source: where, field: 'policy' });
-  if (typeof p.name !== 'string' || p.name === '') throw new InputError(`${where}: a policy object needs a non-empty string 'name'`, { source: where, field: 'policy.name' });
-  if (typeof p.schedule !== 'function') throw new InputError(`${where}: policy '${p.name}' needs a schedule(ctx) method`, { source: where, field: 'policy.schedule' });
-  for (const m of ['onJobSubmitted', 'onJobCompleted'] as const) {
-    if (p[m] !== undefined && typeof p[m] !== 'function') throw new InputError(`${where}: policy '${p.name}': ${m} must be a method`, { source: where, field: `policy.${m}` });
-  }
-  return p as TwoTierSchedulingPolicy;
+  return eventPolicyObject<TwoTierSchedulingPolicy>(spec, source, { required: ['schedule'], optional: ['onJobSubmitted', 'onJobCompleted'] });
 }
