@@ -28,6 +28,8 @@ interface Block {
   max: number;
   /** Tables below out of date. */
   dirty: boolean;
+  /** Searches that scanned the block since it last changed. */
+  scans: number;
   /** Distinct values of f, ascending; threshold rank k = number of them below the threshold. */
   vals: Float64Array;
   /**
@@ -41,7 +43,7 @@ interface Block {
 }
 
 function newBlock(t: number[], f: number[], add: number): Block {
-  const b: Block = { t, f, add, min: 0, max: 0, dirty: true, vals: new Float64Array(0), pre: new Int32Array(0), suf: new Int32Array(0), best: new Float64Array(0) };
+  const b: Block = { t, f, add, min: 0, max: 0, dirty: true, scans: 0, vals: new Float64Array(0), pre: new Int32Array(0), suf: new Int32Array(0), best: new Float64Array(0) };
   bounds(b);
   return b;
 }
@@ -56,6 +58,7 @@ function bounds(b: Block): void {
   b.min = mn;
   b.max = mx;
   b.dirty = true;
+  b.scans = 0;
 }
 
 function tables(b: Block): void {
@@ -188,6 +191,7 @@ export class BlockProfile {
     b.t.splice(i + 1, 0, t);
     b.f.splice(i + 1, 0, b.f[i]);
     b.dirty = true;
+    b.scans = 0;
     this.count++;
     if (!isExact(t)) this.exact = false;
     if (b.t.length > 2 * this.blockSize) {
@@ -212,7 +216,11 @@ export class BlockProfile {
     b.f.splice(i, 1);
     this.count--;
     if (b.t.length === 0) this.blocks.splice(k, 1);
-    else bounds(b);
+    else if (i > 0) {
+      // Its value is still in the block (the neighbour before it).
+      b.dirty = true;
+      b.scans = 0;
+    } else bounds(b);
   }
 
   freeAt(t: number): number {
@@ -280,8 +288,22 @@ export class BlockProfile {
         b.add += delta;
         continue;
       }
-      for (; i < b.t.length && b.t[i] < end; i++) b.f[i] += delta;
-      bounds(b);
+      // Recount the bounds only when an extreme may have moved inward.
+      let lo = Infinity;
+      let hi = -Infinity;
+      for (; i < b.t.length && b.t[i] < end; i++) {
+        const v = b.f[i];
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+        b.f[i] = v + delta;
+      }
+      if (delta < 0 ? hi >= b.max : lo <= b.min) bounds(b);
+      else {
+        if (delta < 0) b.min = Math.min(b.min, lo + delta);
+        else b.max = Math.max(b.max, hi + delta);
+        b.dirty = true;
+        b.scans = 0;
+      }
       if (i < b.t.length) break;
     }
     // Only the two edges can have become equal to their neighbour (counts are integers).
@@ -376,7 +398,16 @@ export class BlockProfile {
         if (Number.isNaN(run)) run = b.t[0];
         continue;
       }
-      if (b.dirty) tables(b);
+      if (b.dirty) {
+        // A block that keeps changing (reservations moved earlier one by one)
+        // is cheaper to scan than to summarise.
+        if (++b.scans <= 2) {
+          r = scanBlock(b, 0);
+          if (!Number.isNaN(r)) return r;
+          continue;
+        }
+        tables(b);
+      }
       const vals = b.vals;
       let lo = 0;
       let hi = vals.length;
@@ -418,6 +449,7 @@ export class BlockProfile {
     }
     b.t[0] = t;
     b.dirty = true;
+    b.scans = 0;
     this.count -= removed;
     if (!isExact(t)) this.exact = false;
   }

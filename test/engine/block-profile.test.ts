@@ -9,7 +9,8 @@ type Op =
   | { kind: 'free'; t: number }
   | { kind: 'min'; s: number; d: number }
   | { kind: 'trim'; t: number }
-  | { kind: 'place'; n: number; d: number };
+  | { kind: 'place'; n: number; d: number }
+  | { kind: 'probe'; d: number };
 
 /** Apply one operation to a profile; the outcome (value or error message) as a string. */
 function apply(p: ProcessorProfile | BlockProfile, op: Op, reserved: { s: number; d: number; n: number }[]): string {
@@ -33,6 +34,12 @@ function apply(p: ProcessorProfile | BlockProfile, op: Op, reserved: { s: number
       case 'trim':
         p.trim(op.t);
         return 'ok';
+      case 'probe': {
+        // Every processor count from the origin: repeated searches summarise blocks.
+        const out: number[] = [];
+        for (let n = 1; n <= 9; n++) out.push(p.earliestStart(n, op.d));
+        return out.join(' ');
+      }
       case 'place': {
         // As conservative backfilling does: reserve at the earliest start.
         const t = p.earliestStart(op.n, op.d, p.origin);
@@ -56,6 +63,7 @@ function opArb(time: fc.Arbitrary<number>, dur: fc.Arbitrary<number>): fc.Arbitr
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('min' as const), s: time, d: dur }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('trim' as const), t: fc.integer({ min: 0, max: 40 }) }) },
     { weight: 8, arbitrary: fc.record({ kind: fc.constant('place' as const), n: fc.integer({ min: 1, max: 8 }), d: dur }) },
+    { weight: 3, arbitrary: fc.record({ kind: fc.constant('probe' as const), d: dur }) },
   );
 }
 
