@@ -24,8 +24,10 @@ interface Block {
   /** Free processors minus `add`. */
   f: number[];
   add: number;
+  /** Bounds of f, valid when `bounded` (counted on first need after a change). */
   min: number;
   max: number;
+  bounded: boolean;
   /** Tables below out of date. */
   dirty: boolean;
   /** Searches that scanned the block since it last changed. */
@@ -43,12 +45,20 @@ interface Block {
 }
 
 function newBlock(t: number[], f: number[], add: number): Block {
-  const b: Block = { t, f, add, min: 0, max: 0, dirty: true, scans: 0, vals: new Float64Array(0), pre: new Int32Array(0), suf: new Int32Array(0), best: new Float64Array(0) };
+  const b: Block = { t, f, add, min: 0, max: 0, bounded: false, dirty: true, scans: 0, vals: new Float64Array(0), pre: new Int32Array(0), suf: new Int32Array(0), best: new Float64Array(0) };
   bounds(b);
   return b;
 }
 
+/** The block changed in a way that may move its bounds. */
 function bounds(b: Block): void {
+  b.bounded = false;
+  b.dirty = true;
+  b.scans = 0;
+}
+
+function bound(b: Block): Block {
+  if (b.bounded) return b;
   let mn = Infinity;
   let mx = -Infinity;
   for (const v of b.f) {
@@ -57,8 +67,8 @@ function bounds(b: Block): void {
   }
   b.min = mn;
   b.max = mx;
-  b.dirty = true;
-  b.scans = 0;
+  b.bounded = true;
+  return b;
 }
 
 function tables(b: Block): void {
@@ -239,7 +249,7 @@ export class BlockProfile {
     for (let k = this.lk, i = this.li; k < bs.length; k++, i = 0) {
       const b = bs[k];
       if (i === 0 && b.t[b.t.length - 1] < end) {
-        if (b.min + b.add < m) m = b.min + b.add;
+        if (bound(b).min + b.add < m) m = b.min + b.add;
         continue;
       }
       for (; i < b.t.length; i++) {
@@ -257,7 +267,7 @@ export class BlockProfile {
     const bs = this.blocks;
     for (let k = this.lk, i = this.li; k < bs.length; k++, i = 0) {
       const b = bs[k];
-      if (b.max + b.add + delta <= lim && b.t[b.t.length - 1] < end) continue;
+      if (b.t[b.t.length - 1] < end && bound(b).max + b.add + delta <= lim) continue;
       for (; i < b.t.length; i++) {
         if (b.t[i] >= end) return NaN;
         if (b.f[i] + b.add + delta > lim) return b.t[i];
@@ -297,7 +307,7 @@ export class BlockProfile {
         if (v > hi) hi = v;
         b.f[i] = v + delta;
       }
-      if (delta < 0 ? hi >= b.max : lo <= b.min) bounds(b);
+      if (!b.bounded || (delta < 0 ? hi >= b.max : lo <= b.min)) bounds(b);
       else {
         if (delta < 0) b.min = Math.min(b.min, lo + delta);
         else b.max = Math.max(b.max, hi + delta);
@@ -389,7 +399,7 @@ export class BlockProfile {
     for (let k = k0 + 1; k < bs.length; k++) {
       const b = bs[k];
       const p = procs - b.add;
-      if (b.max < p) {
+      if (bound(b).max < p) {
         if (run + duration <= b.t[0]) return run;
         run = NaN;
         continue;
