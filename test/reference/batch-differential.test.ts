@@ -11,6 +11,7 @@ import { BatchEstimates, BatchJobResult, BatchPolicy, BatchQueueOrder, simulateB
 import { WorkloadJob } from '../../src/workloads/job';
 import { parseSwf } from '../../src/workloads/swf';
 import { loadTrace } from '../../src/workloads/traces';
+import { createRng } from '../../src/util/random';
 import { ReferenceOptions, referenceBatch } from './batch-reference';
 
 const POLICIES: BatchPolicy[] = ['fcfs', 'easy', 'conservative'];
@@ -158,6 +159,20 @@ describe('batch differential: random workloads with many ties', () => {
       }
     });
   }
+});
+
+describe('batch differential: deep queue at t = 0', () => {
+  // 600 jobs, most at once: the profile spans dozens of blocks (their summaries
+  // are used), requested estimates make every completion early (the
+  // recompute), and zero-run-time jobs get zero-length reservations.
+  it('conservative: simulateBatch = reference, job by job, for both estimate modes', () => {
+    const rng = createRng(14);
+    const jobs = Array.from({ length: 600 }, (_, i) => {
+      const runtime = rng.int(0, 9) === 0 ? 0 : rng.int(1, 1000);
+      return J(i + 1, rng.int(0, 3) === 0 ? rng.int(0, 2000) : 0, rng.int(1, 64), runtime, runtime + rng.int(0, 500));
+    });
+    for (const estimates of ESTIMATES) compare('deep queue', jobs, 128, 'conservative', estimates);
+  });
 });
 
 describe('batch differential: full real traces', () => {

@@ -181,6 +181,87 @@ const easy: BatchSchedulingPolicy = {
 };
 
 /**
+ * Conservative's bookkeeping for one run (the policy object is shared, so it
+ * lives beside the context): the jobs submitted since the last pass, and the
+ * reservations as a min-heap by time, so that a pass touches only the jobs
+ * that arrive or are due rather than the whole queue. Entries go stale when a
+ * job starts or is reserved again; they are dropped when they surface.
+ */
+interface ConservativeRun {
+  fresh: number[];
+  heapTime: number[];
+  heapJob: number[];
+  /** Jobs due (reservation ≤ now) that could not start yet (zero-length reservations). */
+  late: number[];
+}
+const conservativeRuns = new WeakMap<BatchContext, ConservativeRun>();
+
+function conservativeRun(ctx: BatchContext): ConservativeRun {
+  let r = conservativeRuns.get(ctx);
+  if (!r) {
+    r = { fresh: [], heapTime: [], heapJob: [], late: [] };
+    conservativeRuns.set(ctx, r);
+  }
+  return r;
+}
+
+function heapPush(r: ConservativeRun, time: number, job: number): void {
+  const { heapTime: ht, heapJob: hj } = r;
+  let i = ht.length;
+  ht.push(time);
+  hj.push(job);
+  while (i > 0) {
+    const p = (i - 1) >> 1;
+    if (ht[p] <= time) break;
+    ht[i] = ht[p];
+    hj[i] = hj[p];
+    i = p;
+  }
+  ht[i] = time;
+  hj[i] = job;
+}
+
+function heapPop(r: ConservativeRun): void {
+  const { heapTime: ht, heapJob: hj } = r;
+  const t = ht.pop() as number;
+  const j = hj.pop() as number;
+  const n = ht.length;
+  if (n === 0) return;
+  let i = 0;
+  for (;;) {
+    const l = 2 * i + 1;
+    if (l >= n) break;
+    const m = l + 1 < n && ht[l + 1] < ht[l] ? l + 1 : l;
+    if (ht[m] >= t) break;
+    ht[i] = ht[m];
+    hj[i] = hj[m];
+    i = m;
+  }
+  ht[i] = t;
+  hj[i] = j;
+}
+
+/** Reserve job i at time t and remember it in the heap. */
+function conservativeReserve(ctx: BatchContext, r: ConservativeRun, i: number, t: number): void {
+  ctx.reserve(i, t);
+  heapPush(r, t, i);
+}
+
+/** Move the heap's entries due by now (still current) to `late`, drop stale ones; the next reservation after now. */
+function conservativeSettle(ctx: BatchContext, r: ConservativeRun): number {
+  const now = ctx.now;
+  while (r.heapTime.length > 0) {
+    const t = r.heapTime[0];
+    const j = r.heapJob[0];
+    const current = !ctx.isRunning(j) && ctx.reservation(j) === t;
+    if (current && t > now) return t;
+    heapPop(r);
+    if (current) r.late.push(j);
+  }
+  return Infinity;
+}
+
+/**
  * Conservative backfilling: every waiting job holds a reservation in the
  * profile, made in queue order at the earliest time that delays no earlier
  * one. When jobs end before their estimate, the reservations are recomputed
@@ -188,31 +269,58 @@ const easy: BatchSchedulingPolicy = {
  */
 const conservative: BatchSchedulingPolicy = {
   name: 'conservative',
+  onJobSubmitted(job, ctx) {
+    conservativeRun(ctx).fresh.push(job);
+  },
   schedule(ctx) {
     const now = ctx.now;
-    const q = ctx.waiting();
+    const run = conservativeRun(ctx);
     if (ctx.endedEarly > 0) {
-      for (const i of q) {
+      for (const i of ctx.waiting()) {
         const old = ctx.reservation(i);
         if (Number.isNaN(old)) continue; // arrived at this instant: reserved below
         const t = ctx.earliestStart(i);
         // A zero-length reservation holds nothing (and may lie in the past when its job could not start on time).
         if (t > old && old + ctx.estimate(i) > old) throw new InvariantError('batch/reservation', `policy conservative: reservation moved later, from ${old} to ${t}`, { job: ctx.id(i), time: now });
-        if (t !== old) ctx.reserve(i, t);
+        if (t !== old) conservativeReserve(ctx, run, i, t);
+      }
+      // Stale entries pile up when every pass moves reservations: rebuild now and then.
+      if (run.heapTime.length > 2 * ctx.queueLength + 1024) {
+        const keep: number[] = [];
+        for (let k = 0; k < run.heapTime.length; k++) {
+          const j = run.heapJob[k];
+          if (!ctx.isRunning(j) && ctx.reservation(j) === run.heapTime[k]) keep.push(j);
+        }
+        run.heapTime.length = 0;
+        run.heapJob.length = 0;
+        for (const j of keep) heapPush(run, ctx.reservation(j), j);
       }
     }
-    let next = Infinity;
-    for (const i of q) {
-      // Jobs that arrived at this instant are reserved in queue order; starting
-      // an earlier job at its reservation leaves the profile as it was.
-      if (Number.isNaN(ctx.reservation(i))) ctx.reserve(i, ctx.earliestStart(i));
-      const r = ctx.reservation(i);
-      // A zero-length reservation holds no processors in the profile, so a
-      // job reserved for now may find them still taken by a zero-run-time job
-      // that ends at this same instant; it then starts at the next pass (same time).
-      if (r <= now && ctx.procs(i) <= ctx.free) ctx.startJob(i);
-      else if (r > now && r < next) next = r;
+    // Jobs already reserved come before this instant's arrivals in the queue
+    // (arrival order): start those due, in queue order. A zero-length
+    // reservation holds no processors in the profile, so a job reserved for
+    // now may find them still taken by a zero-run-time job that ends at this
+    // same instant; it then starts at the next pass (same time).
+    conservativeSettle(ctx, run);
+    if (run.late.length > 0) {
+      const due = run.late.filter((j) => !ctx.isRunning(j) && ctx.reservation(j) <= now).sort((a, b) => ctx.rank(a) - ctx.rank(b));
+      run.late = [];
+      for (let k = 0; k < due.length; k++) {
+        const i = due[k];
+        if (k > 0 && i === due[k - 1]) continue;
+        if (ctx.procs(i) <= ctx.free) ctx.startJob(i);
+        else run.late.push(i);
+      }
     }
+    // This instant's arrivals, reserved in queue order; starting an earlier
+    // job at its reservation leaves the profile as it was.
+    for (const i of run.fresh) {
+      if (!Number.isNaN(ctx.reservation(i))) continue;
+      conservativeReserve(ctx, run, i, ctx.earliestStart(i));
+      if (ctx.reservation(i) <= now && ctx.procs(i) <= ctx.free) ctx.startJob(i);
+    }
+    run.fresh = [];
+    const next = conservativeSettle(ctx, run);
     if (next < Infinity) ctx.wakeUpAt(next);
   },
 };

@@ -8,7 +8,7 @@
  * the profile are built the first time a policy asks for them, so a policy that
  * does not use them does not pay for them.
  */
-import { ProcessorProfile } from '../../engine/profile';
+import { BlockProfile } from '../../engine/block-profile';
 import { InvariantError } from '../../util/invariants';
 import { WorkloadJob } from '../../workloads/job';
 import type { BatchContext, BatchJobInfo, BatchSchedulingPolicy } from './policies';
@@ -77,7 +77,7 @@ export class BatchState implements BatchContext {
   private lvTop = 0;
   private lv = new Float64Array(0);
   // Processor profile (built on first use) and each job's latest reservation.
-  private prof: ProcessorProfile | undefined;
+  private prof: BlockProfile | undefined;
   private readonly resAt: Float64Array;
   private readonly promised: Float64Array | undefined;
   private readonly names: ProcessorNames | undefined;
@@ -174,9 +174,9 @@ export class BatchState implements BatchContext {
     return r < 0 ? -1 : this.order[r];
   }
 
-  get profile(): ProcessorProfile {
+  get profile(): BlockProfile {
     if (!this.prof) this.buildProfile();
-    const p = this.prof as ProcessorProfile;
+    const p = this.prof as BlockProfile;
     p.trim(this.now);
     return p;
   }
@@ -322,7 +322,7 @@ export class BatchState implements BatchContext {
   /** Book job i's rectangle from t in the profile; `why` names the failure. */
   private book(i: number, t: number, why: string): void {
     try {
-      (this.prof as ProcessorProfile).reserve(t, t + this.est[i], this.procsN[i]);
+      (this.prof as BlockProfile).reserve(t, t + this.est[i], this.procsN[i]);
     } catch (e) {
       if (e instanceof RangeError) throw this.fail('batch/reservation', why, i);
       throw e;
@@ -491,7 +491,7 @@ export class BatchState implements BatchContext {
 
   /** The profile from running jobs' estimated ends and the reservations made so far. */
   private buildProfile(): void {
-    const p = new ProcessorProfile(this.machineSize, this.now);
+    const p = new BlockProfile(this.machineSize, this.now);
     this.prof = p;
     const now = this.now;
     if (!this.runTracked) this.trackRunning();
