@@ -20,6 +20,7 @@ import {
   buildVcschedModel,
   VcInstance,
   vcschedRelaxedMinYield,
+  loadLpEngine,
 } from '../../src/schedulers/vcsched';
 import { simulateDfrs, maxAvgYields } from '../../src/schedulers/dfrs';
 import { record } from './tally';
@@ -208,6 +209,32 @@ describe('hardening (papers): LP/MILP failures, infeasibility and time-outs are 
     expect(y[0] * 0.75 + y[2] * 0.25).to.be.at.most(1 + 1e-9);
     expect(y[2]).to.be.closeTo(1, 1e-9);
     record({ family: 'DFRS opt=avg LP', kind: 'injected solver faults during a simulation', cases: n, outcome: 'SolverError naming the LP; no fallback allocation' });
+  });
+
+  it('DFRS opt=avg: when javascript-lp-solver\'s answer breaks the LP, the same LP is solved again with HiGHS (once loaded)', async () => {
+    const jobs = [
+      { id: 1, submit: 0, runtime: 400, tasks: 2, cpuNeed: 0.75, mem: 0.3 },
+      { id: 2, submit: 10, runtime: 300, tasks: 1, cpuNeed: 0.5, mem: 0.3 },
+      { id: 3, submit: 20, runtime: 200, tasks: 1, cpuNeed: 0.25, mem: 0.3 },
+    ];
+    const clean = simulateDfrs(jobs, { nodes: 2, algorithm: 'MCB8 */opt=avg', timeMcb: false });
+    await loadLpEngine('highs');
+    const asked: string[] = [];
+    // javascript-lp-solver answers with values above their bounds; HiGHS answers for real
+    setLpSolverForTesting((m, engine) => {
+      asked.push(engine);
+      if (engine === 'highs') return undefined;
+      return { feasible: true, result: 99, bounded: true, ...Object.fromEntries(Object.keys(m.variables).map((v) => [v, 5])) };
+    });
+    const recovered = simulateDfrs(jobs, { nodes: 2, algorithm: 'MCB8 */opt=avg', timeMcb: false });
+    expect(asked).to.include('javascript-lp-solver').and.to.include('highs');
+    expect(asked.filter((e) => e === 'highs').length).to.equal(asked.filter((e) => e === 'javascript-lp-solver').length);
+    // this LP has a unique optimum, so both engines give the same schedule
+    recovered.jobs.forEach((j, i) => expect(j.completion, `job ${j.id}`).to.be.closeTo(clean.jobs[i].completion, 1e-6));
+    // both engines faulty: still a SolverError naming both answers
+    setLpSolverForTesting(() => ({ feasible: true, result: 1.4, bounded: true, z0: 7 }));
+    expect(() => simulateDfrs(jobs, { nodes: 2, algorithm: 'MCB8 */opt=avg', timeMcb: false })).to.throw(SolverError, /javascript-lp-solver: .*HiGHS: /);
+    record({ family: 'DFRS opt=avg LP', kind: 'javascript-lp-solver answer breaking the LP, HiGHS loaded', cases: 2, outcome: 'solved again with HiGHS (same schedule); both faulty: SolverError naming both' });
   });
 
   it('bad time limits are input errors', () => {

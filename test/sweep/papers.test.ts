@@ -354,12 +354,12 @@ describe('01-dfrs-vs-batch', () => {
     );
   });
 
-  it('cells (short traces) return the Table 2-4 fields; MCB8 * appendix cells keep their call lists', () => {
+  it('cells (short traces) return the Table 2-4 fields; MCB8 * appendix cells keep their call lists', async () => {
     const pick = (part: string, algorithm: string) => gridCells(D.paperSweep, { part, trace_set: 'scaled', trace_index: 0, load: 0.1, algorithm })[0] as any;
     const short = { jobs_per_trace: 40, load: 0.5 };
-    const easy = D.dfrsCell({ ...pick('table2', 'EASY'), ...short });
-    const best = D.dfrsCell({ ...pick('table2', D.DFRS_BEST), ...short });
-    const mcb = D.dfrsCell({ ...pick('appendix', D.DFRS_MCB_CALLS_ALGORITHM), ...short });
+    const easy = await D.dfrsCell({ ...pick('table2', 'EASY'), ...short });
+    const best = await D.dfrsCell({ ...pick('table2', D.DFRS_BEST), ...short });
+    const mcb = await D.dfrsCell({ ...pick('appendix', D.DFRS_MCB_CALLS_ALGORITHM), ...short });
     for (const r of [easy, best, mcb]) {
       expect(r).to.include.keys('trace_set', 'trace', 'load', 'algorithm', 'bound', 'degradation', 'norm_underutilization', 'pmtn_per_hour', 'mig_per_hour', 'pmtn_gbps', 'mig_gbps');
       expect(r.bound).to.equal(easy.bound); // one trace, one bound

@@ -6,7 +6,7 @@
  * Every function here returns yields with, on every node,
  * Σ yield × need ≤ 1 and, for every job, yield ≤ its cap (1 by default).
  */
-import { LpModel, lpValue, runLp } from '../vcsched/lpsolver';
+import { LpModel, lpEngineLoaded, lpValue, runLp } from '../vcsched/lpsolver';
 import { solverFailureKind } from '../vcsched/improve';
 import { InputError, SolverError } from '../../util/errors';
 
@@ -236,7 +236,17 @@ function weightedLp(jobs: readonly MappedJob[], nodeCount: number, lower: ArrayL
   }
   if (Object.keys(variables).length === 0) return y;
   const model: LpModel = { optimize: 'obj', opType: 'max', constraints, variables };
-  const run = runLp(model);
+  let run = runLp(model);
+  // javascript-lp-solver first (every result computed so far came from it); when its
+  // answer breaks the model (a rare numerical fault, caught by runLp's check), the
+  // same LP is solved again with HiGHS if this thread has loaded it.
+  if (run.status === 'failure' && lpEngineLoaded('highs')) {
+    const first = run.message;
+    run = runLp(model, undefined, { engine: 'highs' });
+    if (run.status !== 'optimal') run.message = `javascript-lp-solver: ${first}; HiGHS: ${run.message ?? run.status}`;
+  } else if (run.status === 'failure') {
+    run.message = `${run.message} (await loadLpEngine('highs') to let this LP fall back to HiGHS)`;
+  }
   if (run.status !== 'optimal') {
     throw new SolverError('DFRS opt=avg LP', solverFailureKind(run.status), `${n} jobs on ${nodeCount} nodes: ${run.message ?? `solver reported ${run.status}`}`);
   }

@@ -93,6 +93,11 @@ export async function loadLpEngine(engine: LpEngine): Promise<void> {
   highs = await highsLoading;
 }
 
+/** True once `loadLpEngine(engine)` has finished in this thread (javascript-lp-solver: always). */
+export function lpEngineLoaded(engine: LpEngine): boolean {
+  return engine !== 'highs' || highs !== undefined;
+}
+
 function checkEngine(engine: unknown): asserts engine is LpEngine {
   if (!LP_ENGINES.includes(engine as LpEngine)) {
     throw new InputError(`runLp: unknown engine '${String(engine)}' (expected ${LP_ENGINES.join(' or ')})`, { source: 'runLp', field: 'engine' });
@@ -197,14 +202,17 @@ function solveWithHighs(model: LpModel, timeLimitSeconds: number | undefined, no
   return { raw, limit, ...(limit ? { message: `HiGHS stopped at a limit (model status ${r.status}${nodeLimit !== undefined ? `, node limit ${nodeLimit}` : ''}${timeLimitSeconds !== undefined ? `, time limit ${timeLimitSeconds} s` : ''})` } : {}) };
 }
 
-/** Test hook: replaces the library (to simulate solver faults). Undefined: the real solver. */
-let solveImpl: ((model: LpModel) => Record<string, number | boolean | undefined>) | undefined;
+type RawAnswer = Record<string, number | boolean | undefined>;
+
+/** Test hook: replaces the engines (to simulate solver faults). Undefined: the real solver. */
+let solveImpl: ((model: LpModel, engine: LpEngine) => RawAnswer | undefined) | undefined;
 
 /**
  * Replace the solver for tests (fault injection); call with undefined to
- * restore javascript-lp-solver.
+ * restore the real engines. The hook sees which engine was asked for and may
+ * return undefined to let that engine answer.
  */
-export function setLpSolverForTesting(fn: ((model: LpModel) => Record<string, number | boolean | undefined>) | undefined): void {
+export function setLpSolverForTesting(fn: ((model: LpModel, engine: LpEngine) => RawAnswer | undefined) | undefined): void {
   solveImpl = fn;
 }
 
@@ -285,7 +293,8 @@ export function runLp(model: LpModel, timeLimitSeconds?: number, options: RunLpO
   let engineLimit: boolean | undefined;
   let limitMessage: string | undefined;
   try {
-    if (solveImpl) raw = solveImpl(m);
+    const injected = solveImpl?.(m, engine);
+    if (injected !== undefined) raw = injected;
     else if (engine === 'highs') ({ raw, limit: engineLimit, message: limitMessage } = solveWithHighs(model, timeLimitSeconds, options.nodeLimit));
     else raw = lpSolver.Solve(m);
   } catch (e) {

@@ -18,6 +18,7 @@ import { defineSweep, Grid, SweepDefinition } from '../grid';
 import { SweepSummary } from '../run';
 import { DfrsCellRecord, dfrsBound, dfrsTrace, DfrsTraceSpec, runDfrsCell } from '../../schedulers/dfrs/experiment';
 import { allAlgorithmNames, TABLE2_DFRS_ALGORITHMS } from '../../schedulers/dfrs/names';
+import { loadLpEngine } from '../../schedulers/vcsched/lpsolver';
 import { DFRS_PAPER_COUNTS, DfrsJob } from '../../workloads/dfrs';
 import { completeResults, orderKeys, PaperExperiment, PaperScale } from './common';
 
@@ -113,7 +114,9 @@ function cachedTrace(spec: DfrsTraceSpec) {
 }
 
 /** Cell adapter: `runDfrsCell` for one (trace, algorithm, period), with the notebook's labels, bound, batch unit and call lists. */
-export function dfrsCell(p: DfrsCellParams): DfrsCellRecord {
+export async function dfrsCell(p: DfrsCellParams): Promise<DfrsCellRecord> {
+  // opt=avg LPs fall back to HiGHS when javascript-lp-solver's answer fails its check.
+  if (p.algorithm.includes('opt=avg')) await loadLpEngine('highs');
   const spec = traceSpec(p);
   const { trace, bound } = cachedTrace(spec);
   return runDfrsCell({
