@@ -8,7 +8,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { TOOLKIT_ROOT } from '../sweep/cellmodule';
-import { parseShard, shardCells, sweepCells } from '../sweep/grid';
+import { filterCells, parseShard, parseWhere, shardCells, sweepCells } from '../sweep/grid';
 import { ProgressMode } from '../sweep/run';
 import { slurmPaths, slurmScript } from '../sweep/slurm';
 import { latestRecords, readResultsFile } from '../sweep/store';
@@ -25,7 +25,7 @@ import {
   verifyCommittedSample,
 } from '../sweep/papers';
 
-const USAGE = `usage: schedlab paper <notebook> [--workers N] [--shard i/n] [--scale quick|paper]
+const USAGE = `usage: schedlab paper <notebook> [--workers N] [--shard i/n] [--where NAME=V1,V2]... [--scale quick|paper]
                       [--progress auto|bar|lines|none] [--retries N] [--retry-failed]
        schedlab paper <notebook> --status [--scale quick|paper]
        schedlab paper <notebook> --verify N
@@ -38,12 +38,14 @@ Rerunning resumes: finished cells are skipped; shard files in that folder are me
 --publish then writes the committed copy results/<notebook>/<sweep>.jsonl.gz with provenance.json
 (partial results too); a run with no results file yet starts from that committed copy.
 --verify N re-runs a seeded random sample of N committed cells and fails if any result differs.
+--where part=period runs only the cells with those parameter values (repeat for several names;
+values are read as JSON when they parse: load=0.5,0.9, trace_index=3).
 <notebook> is a notebook name (e.g. 03-evolving-applications) or a unique prefix (03).`;
 
 const BOOLEAN = new Set(['status', 'help', 'retry-failed', 'publish']);
-const REPEATED = new Set(['setup', 'sbatch']);
+const REPEATED = new Set(['setup', 'sbatch', 'where']);
 const ALLOWED = new Set([
-  'workers', 'shard', 'scale', 'progress', 'retries', 'retry-failed', 'status', 'help', 'publish', 'verify',
+  'workers', 'shard', 'where', 'scale', 'progress', 'retries', 'retry-failed', 'status', 'help', 'publish', 'verify',
   'slurm', 'cpus-per-task', 'time', 'mem', 'partition', 'account', 'setup', 'sbatch', 'script', 'max-concurrent', 'node',
 ]);
 
@@ -108,9 +110,11 @@ export async function paperMain(argv: readonly string[], out: (s: string) => voi
     const sweep = experiment.sweep(scale);
     const shard = flags.get('shard')?.[0];
     if (shard !== undefined) parseShard(shard);
+    const where = flags.has('where') ? parseWhere(flags.get('where')!) : undefined;
 
     if (flags.has('status')) {
-      const cells = shard ? shardCells(sweepCells(sweep), parseShard(shard)) : sweepCells(sweep);
+      const sliced = shard ? shardCells(sweepCells(sweep), parseShard(shard)) : sweepCells(sweep);
+      const cells = where ? filterCells(sliced, where) : sliced;
       const files = [paperResultsFile(experiment.notebook, sweep, shard ?? null), ...(shard ? [] : shardFiles(experiment.notebook, sweep))];
       const done = new Map<string, string>();
       for (const f of files) {
@@ -120,7 +124,7 @@ export async function paperMain(argv: readonly string[], out: (s: string) => voi
       }
       const ok = cells.filter((c) => done.get(c.key) === 'ok').length;
       const failed = cells.filter((c) => done.get(c.key) === 'failed').length;
-      out(`${sweep.name}${shard ? ` shard ${shard}` : ''}: ${cells.length} cells, ${ok} ok, ${failed} failed, ${cells.length - ok - failed} to run (${files.filter((f) => fs.existsSync(f)).join(', ') || 'not started'})`);
+      out(`${sweep.name}${shard ? ` shard ${shard}` : ''}${where ? ` where ${Object.entries(where).map(([k, v]) => `${k}=${v.join(',')}`).join(' ')}` : ''}: ${cells.length} cells, ${ok} ok, ${failed} failed, ${cells.length - ok - failed} to run (${files.filter((f) => fs.existsSync(f)).join(', ') || 'not started'})`);
       return 0;
     }
 
@@ -175,6 +179,7 @@ export async function paperMain(argv: readonly string[], out: (s: string) => voi
       scale,
       workers: int(flags, 'workers', 0),
       shard,
+      ...(where ? { where } : {}),
       progress,
       retries: int(flags, 'retries', 0),
       retryFailed: flags.has('retry-failed'),

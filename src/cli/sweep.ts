@@ -1,7 +1,7 @@
 /**
  * `schedlab sweep …`: run, inspect, merge and distribute sweeps.
  *
- *   schedlab sweep run <sweep> [--out F] [--workers N] [--shard i/n] [--retries N] [--retry-failed]
+ *   schedlab sweep run <sweep> [--out F] [--workers N] [--shard i/n] [--where NAME=V1,V2]... [--retries N] [--retry-failed]
  *                              [--timeout S] [--progress auto|bar|lines|none] [--break-lock]
  *   schedlab sweep status <sweep> [--out F] [--shard i/n]      (or: status <results.jsonl>)
  *   schedlab sweep merge <out.jsonl> <in.jsonl>... [--sweep <sweep>] [--force]
@@ -15,15 +15,15 @@
 import * as fs from 'fs';
 import { loadSweepFile } from '../sweep/load';
 import { defaultOutFile, runSweep, ProgressMode } from '../sweep/run';
-import { formatShard, parseShard, shardCells, sweepCells } from '../sweep/grid';
+import { formatShard, parseShard, parseWhere, shardCells, sweepCells } from '../sweep/grid';
 import { latestRecords, readResultsFile } from '../sweep/store';
 import { mergeResults } from '../sweep/merge';
 import { slurmPaths, slurmScript } from '../sweep/slurm';
 import { InputError, makeFolder, OutputError, UsageError as BaseUsageError } from '../util/errors';
 
 const USAGE = `usage: schedlab sweep <command> ...
-  run <sweep> [--out FILE] [--workers N] [--shard i/n] [--retries N] [--retry-failed]
-              [--timeout SECONDS] [--progress auto|bar|lines|none] [--break-lock]
+  run <sweep> [--out FILE] [--workers N] [--shard i/n] [--where NAME=V1,V2]... [--retries N]
+              [--retry-failed] [--timeout SECONDS] [--progress auto|bar|lines|none] [--break-lock]
   status <sweep> [--out FILE] [--shard i/n]   |   status <results.jsonl>
   merge <out.jsonl> <in.jsonl>... [--sweep <sweep>] [--force]
   slurm <sweep> --shards N [--out-dir DIR] [--cpus-per-task C] [--time HH:MM:SS] [--mem M]
@@ -33,7 +33,7 @@ const USAGE = `usage: schedlab sweep <command> ...
 or a JS/TS module exporting a sweep made with defineSweep (file.js or file.js#exportName).`;
 
 const BOOLEAN = new Set(['retry-failed', 'break-lock', 'force', 'help']);
-const REPEATED = new Set(['setup', 'sbatch']);
+const REPEATED = new Set(['setup', 'sbatch', 'where']);
 
 interface Args {
   positional: string[];
@@ -101,7 +101,7 @@ function resumeHint(): string {
 }
 
 async function cmdRun(args: Args, out: (s: string) => void): Promise<number> {
-  checkFlags(args, ['out', 'workers', 'shard', 'retries', 'retry-failed', 'timeout', 'progress', 'break-lock']);
+  checkFlags(args, ['out', 'workers', 'shard', 'where', 'retries', 'retry-failed', 'timeout', 'progress', 'break-lock']);
   if (args.positional.length !== 1) throw new UsageError('run needs exactly one <sweep> file');
   const sweep = loadSweepFile(args.positional[0]);
   const timeout = flag(args, 'timeout');
@@ -115,6 +115,7 @@ async function cmdRun(args: Args, out: (s: string) => void): Promise<number> {
     out: flag(args, 'out'),
     workers: intFlag(args, 'workers', 0),
     shard: flag(args, 'shard'),
+    ...(args.flags.has('where') ? { where: parseWhere(args.flags.get('where')!) } : {}),
     retries: intFlag(args, 'retries', 0),
     retryFailed: flag(args, 'retry-failed') === 'true',
     cellTimeoutMs: timeoutSeconds === undefined ? undefined : 1000 * timeoutSeconds,

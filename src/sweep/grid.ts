@@ -263,6 +263,54 @@ export function formatShard(shard: Shard): string {
  * set of cells (not on the order dimensions were written) and every shard gets
  * a balanced mix of parameter values. Returned in enumeration order.
  */
+/** A cell filter: parameter name → the values kept (a cell is kept when it matches every name). */
+export type CellFilter = Record<string, readonly Json[]>;
+
+/**
+ * The cells whose parameters match `where` (values compared as canonical JSON,
+ * so 0.5 and "0.5" differ). An unknown parameter name, or a filter that keeps
+ * no cell, is an InputError naming it: a typo never runs an empty sweep.
+ */
+export function filterCells(cells: readonly Cell[], where: CellFilter): Cell[] {
+  const names = Object.keys(where);
+  if (names.length === 0) return cells.slice();
+  const known = new Set(cells.flatMap((c) => Object.keys(c.params)));
+  for (const n of names) {
+    if (!known.has(n)) throw new InputError(`where: unknown parameter "${n}" (the sweep's parameters: ${[...known].sort().join(', ')})`, { source: 'where', field: n });
+  }
+  const wanted = names.map((n) => new Set(where[n].map((v) => JSON.stringify(v))));
+  const kept = cells.filter((c) => names.every((n, i) => wanted[i].has(JSON.stringify(c.params[n] ?? null))));
+  if (kept.length === 0) {
+    throw new InputError(`where: no cell has ${names.map((n) => `${n} in [${where[n].map((v) => JSON.stringify(v)).join(', ')}]`).join(' and ')}`, { source: 'where' });
+  }
+  return kept;
+}
+
+/**
+ * Parse `name=v1,v2` (the CLI's --where): each value is read as JSON when it
+ * parses (numbers, null, true), otherwise kept as a string.
+ */
+export function parseWhere(specs: readonly string[]): CellFilter {
+  const where: Record<string, Json[]> = {};
+  for (const spec of specs) {
+    const eq = spec.indexOf('=');
+    if (eq <= 0) throw new InputError(`--where must look like name=value[,value...], got ${JSON.stringify(spec)}`, { source: '--where' });
+    const name = spec.slice(0, eq).trim();
+    const values = spec
+      .slice(eq + 1)
+      .split(',')
+      .map((v): Json => {
+        try {
+          return JSON.parse(v) as Json;
+        } catch {
+          return v;
+        }
+      });
+    (where[name] ??= []).push(...values);
+  }
+  return where;
+}
+
 export function shardCells(cells: readonly Cell[], shard: Shard): Cell[] {
   checkShard(shard);
   if (shard.count === 1) return cells.slice();

@@ -6,7 +6,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { Worker } from 'worker_threads';
 import { performance } from 'perf_hooks';
-import { Cell, formatShard, parseShard, Shard, shardCells, SweepDefinition, sweepCells, Json } from './grid';
+import { Cell, CellFilter, filterCells, formatShard, parseShard, Shard, shardCells, SweepDefinition, sweepCells, Json } from './grid';
 import { loadCellFunction, resolveCellModule, toJsonResult, tsNodeOptions, tsNodePath } from './cellmodule';
 import { latestRecords, readResultsFile, ResultRecord, ResultRow, ResultsWriter, RunInfo, toRows, toolkitVersion } from './store';
 import { lineReporter, ProgressCallback, Reporter, SweepProgress, tslabReporter, ttyReporter } from './progress';
@@ -22,6 +22,8 @@ export interface RunOptions {
   workers?: number;
   /** Run only this slice of the sweep: `{index, count}` or `"i/n"` (0-based). */
   shard?: Shard | string;
+  /** Run only the cells whose parameters take these values (e.g. `{ part: ['period'] }`); within the shard, if any. */
+  where?: CellFilter;
   /** Extra attempts for a cell that throws or crashes its worker, within this run (default 0). */
   retries?: number;
   /** Also rerun cells recorded as failed by earlier runs (default false: they are skipped). */
@@ -53,7 +55,7 @@ export interface SweepSummary {
   /** Absolute path of the results file. */
   out: string;
   shard: string | null;
-  /** Cells in scope (whole sweep or this shard). */
+  /** Cells in scope (whole sweep, this shard, or the cells `where` keeps). */
   total: number;
   /** Cells found finished in the results file and not rerun. */
   skipped: number;
@@ -110,7 +112,8 @@ export async function runSweep(sweep: SweepDefinition, options: RunOptions = {})
   const shard = typeof options.shard === 'string' ? parseShard(options.shard) : options.shard ?? null;
   const shardText = shard ? formatShard(shard) : null;
   const allCells = sweepCells(sweep);
-  const cells = shard ? shardCells(allCells, shard) : allCells;
+  const sliced = shard ? shardCells(allCells, shard) : allCells;
+  const cells = options.where ? filterCells(sliced, options.where) : sliced;
   if (options.out !== undefined && (typeof options.out !== 'string' || options.out.trim() === '')) {
     throw new InputError(`runSweep: out must be a file path, got ${JSON.stringify(options.out)}`, { source: 'runSweep', field: 'out' });
   }

@@ -15,7 +15,7 @@ import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { outBase } from '../../analysis/paths';
-import { SweepDefinition } from '../grid';
+import { CellFilter, SweepDefinition } from '../grid';
 import { TOOLKIT_ROOT } from '../cellmodule';
 import { mergeResults } from '../merge';
 import { ProgressMode, runSweep, SweepSummary } from '../run';
@@ -49,6 +49,8 @@ export interface PaperRunOptions {
   workers?: number;
   /** Run one slice `i/n` into its own shard file (for Slurm array tasks). */
   shard?: string;
+  /** Run only the cells whose parameters take these values (e.g. `{ part: ['period'] }`). */
+  where?: CellFilter;
   progress?: ProgressMode;
   /** Root of the results folders (default `<schedlab>/results`). */
   resultsRoot?: string;
@@ -149,6 +151,7 @@ export async function runPaperSweep(experiment: PaperExperiment, options: PaperR
       out,
       workers: options.workers,
       shard: options.shard,
+      where: options.where,
       progress: options.progress,
       retries: options.retries,
       retryFailed: options.retryFailed,
