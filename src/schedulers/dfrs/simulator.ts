@@ -31,7 +31,7 @@ import { InputError } from '../../util/errors';
 import { InvariantError, invariantChecksEnabled } from '../../util/invariants';
 import type { McbVariant } from '../packing';
 import type { DfrsJob } from '../../workloads/dfrs';
-import { MappedJob, maxAvgYields, maxMinYields, minAvgStretchYields, minMaxStretchYields } from './allocation';
+import { builtinYields } from './allocation';
 import { checkAllocation, INVARIANT_EPSILON, TaskAllocation, verifyDfrsRun } from './invariants';
 import { ActiveJob, byPriority, DropRule, LimitProtection, fitsInMemory, NodeUsage, usageOf } from './mapping';
 import { builtinMapper, DfrsMapper, MapperState, NextMapping } from './mappers';
@@ -413,16 +413,8 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
 
   const allocate = (t: number) => {
     const list = [...running];
-    const mapped: MappedJob[] = list.map((j) => ({ need: j.need, nodes: j.nodes as Int32Array, maxYield: j.maxYield }));
-    let y: Float64Array;
-    if (policy?.allocate) {
-      y = userYields(list, t);
-    } else if (alg.periodic === 'MCB8-stretch') {
-      const T = Number.isFinite(nextTick) && nextTick > t ? nextTick - t : period;
-      y = alg.opt === 'avg' ? minAvgStretchYields(mapped, list, nodes, T) : minMaxStretchYields(mapped, list, nodes, T);
-    } else {
-      y = alg.opt === 'avg' ? maxAvgYields(mapped, nodes) : maxMinYields(mapped, nodes);
-    }
+    const horizon = Number.isFinite(nextTick) && nextTick > t ? nextTick - t : period;
+    const y = policy?.allocate ? userYields(list, t) : builtinYields(alg, list, nodes, horizon);
     list.forEach((j, k) => (j.yield = y[k]));
     if (check) {
       const tasks: TaskAllocation[] = [];
