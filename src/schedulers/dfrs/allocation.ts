@@ -9,6 +9,7 @@
 import { LpModel, lpEngineLoaded, lpValue, runLp } from '../vcsched/lpsolver';
 import { solverFailureKind } from '../vcsched/improve';
 import { InputError, SolverError } from '../../util/errors';
+import type { DfrsAlgorithm } from './names';
 
 /** A job whose tasks are placed: its CPU need per task and the node of each task. */
 export interface MappedJob {
@@ -452,4 +453,22 @@ export function minAvgStretchYields(
     lower,
     raw.map((w) => Math.max(w / top, 1e-9)),
   );
+}
+
+/**
+ * The CPU allocation an algorithm name describes: opt=min / opt=avg on the
+ * yield, or for /stretch-per opt=max / opt=avg on the stretch estimated
+ * `horizon` seconds ahead (the time to the next tick).
+ */
+export function builtinYields(
+  alg: Pick<DfrsAlgorithm, 'periodic' | 'opt'>,
+  running: readonly (StretchState & { need: number; nodes: ArrayLike<number> | null; maxYield: number })[],
+  nodeCount: number,
+  horizon: number,
+): Float64Array {
+  const mapped: MappedJob[] = running.map((j) => ({ need: j.need, nodes: j.nodes as ArrayLike<number>, maxYield: j.maxYield }));
+  if (alg.periodic === 'MCB8-stretch') {
+    return alg.opt === 'avg' ? minAvgStretchYields(mapped, running, nodeCount, horizon) : minMaxStretchYields(mapped, running, nodeCount, horizon);
+  }
+  return alg.opt === 'avg' ? maxAvgYields(mapped, nodeCount) : maxMinYields(mapped, nodeCount);
 }

@@ -1,5 +1,12 @@
 /**
- * Event-driven DFRS simulator (paper section 5.1) on the shared Simulation core.
+ * Event-driven DFRS simulator (paper section 5.1): the entry point, its
+ * options and results, and the engine loop on the shared Simulation core.
+ * Submissions, completions and periodic ticks update the family's state
+ * (state.ts), then the mapper is asked through one `decide()` and, when the
+ * mapping changed, the CPU allocation runs. The mappers (mappers.ts: the
+ * name's built-ins, or a user policy's map()), the allocations
+ * (allocation.ts) and the priorities (policy.ts) decide; state.ts carries
+ * their decisions out and checks what a user policy returns.
  *
  * Model:
  *  - homogeneous nodes, each one fluid CPU resource of capacity 1 and a memory
@@ -26,17 +33,19 @@
  * completion): opt=min / opt=avg for yield-based algorithms; opt=max / opt=avg
  * on the estimated stretch for /stretch-per, with T = time to the next tick.
  */
-import { Simulation } from '../../engine/events';
+import { ScheduledEvent, Simulation } from '../../engine/events';
 import { InputError } from '../../util/errors';
-import { InvariantError, invariantChecksEnabled } from '../../util/invariants';
+import { invariantChecksEnabled } from '../../util/invariants';
 import type { McbVariant } from '../packing';
 import type { DfrsJob } from '../../workloads/dfrs';
-import { MappedJob, maxAvgYields, maxMinYields, minAvgStretchYields, minMaxStretchYields } from './allocation';
-import { checkAllocation, INVARIANT_EPSILON, TaskAllocation, verifyDfrsRun } from './invariants';
-import { ActiveJob, byPriority, DropRule, LimitProtection, fitsInMemory, NodeUsage, usageOf } from './mapping';
-import { builtinMapper, DfrsMapper, MapperState, NextMapping } from './mappers';
+import { builtinYields } from './allocation';
+import { DropRule, LimitProtection, fitsInMemory } from './mapping';
+import { builtinMapper, DfrsMapper, MapperState } from './mappers';
 import { DfrsAlgorithm, parseAlgorithm } from './names';
-import { checkPolicyMapping, DfrsDecisionView, DfrsJobView, DfrsPolicy, DfrsPolicySpec, paperPriority, resolveDfrsPolicy } from './policy';
+import { DfrsPolicy, DfrsPolicySpec, resolveDfrsPolicy } from './policy';
+import { DfrsState, DfrsStateOptions, SimJob } from './state';
+
+export { tasksMoved } from './state';
 
 export interface DfrsSimulationOptions {
   /** Number of nodes. */
@@ -194,29 +203,10 @@ export interface DfrsSimulationResult {
   decisions: number;
 }
 
-interface SimJob extends ActiveJob {
-  job: DfrsJob;
-  done: boolean;
-  submitted: boolean;
-  yield: number;
-  maxYield: number;
-  remaining: number;
-  penaltyUntil: number;
-  /** Time of the last pause (penaltyModel 'pause'). */
-  pausedAt: number;
-  everRan: boolean;
-  start: number;
-  completion: number;
-  preemptions: number;
-  migrations: number;
-  tasksPreempted: number;
-  tasksMigrated: number;
-  penaltySeconds: number;
-}
-
-const PRIORITY_COMPLETION = 0;
-const PRIORITY_SUBMISSION = 1;
-const PRIORITY_PERIODIC = 2;
+// Same instant: completions, then submissions, then the periodic tick.
+const AT_COMPLETION = { priority: 0, kind: 'completion' };
+const AT_SUBMISSION = { priority: 1, kind: 'submission' };
+const AT_TICK = { priority: 2, kind: 'periodic' };
 
 const SRC = 'simulateDfrs';
 
@@ -239,442 +229,125 @@ function validateJobs(jobs: readonly DfrsJob[], nodes: number): void {
   });
 }
 
+/** The run's settings from the options, validated (InputError naming the field). */
+function runSettings(jobs: readonly DfrsJob[], options: DfrsSimulationOptions) {
+  const nodes = options.nodes;
+  const bad = (field: string, message: string) => new InputError(`${SRC}: ${field} ${message}`, { source: SRC, field });
+  if (!(Number.isInteger(nodes) && nodes >= 1)) throw bad('nodes', `must be a positive integer, got ${nodes}`);
+  const alg = typeof options.algorithm === 'string' ? parseAlgorithm(options.algorithm) : options.algorithm;
+  const period = alg.period ?? options.period ?? 600;
+  const penalty = options.penalty ?? 300;
+  if (!(period > 0 && Number.isFinite(period))) throw bad('period', `must be a finite number > 0, got ${period}`);
+  if (!(penalty >= 0 && Number.isFinite(penalty))) throw bad('penalty', `must be a finite number >= 0, got ${penalty}`);
+  if (options.cores !== undefined && !(Number.isInteger(options.cores) && options.cores >= 1)) throw bad('cores', `must be a positive integer, got ${options.cores}`);
+  validateJobs(jobs, nodes);
+  const policy: DfrsPolicy | undefined = options.policy === undefined ? undefined : resolveDfrsPolicy(options.policy, SRC);
+  const penaltyModel = options.penaltyModel ?? 'resume';
+  if (penaltyModel !== 'resume' && penaltyModel !== 'pause' && penaltyModel !== 'migration-only') {
+    throw bad('penaltyModel', `must be 'resume', 'pause' or 'migration-only', got ${String(penaltyModel)}`);
+  }
+  const priorityTies = options.priorityTies ?? 'earlier-first';
+  if (priorityTies !== 'earlier-first' && priorityTies !== 'later-first') throw bad('priorityTies', `must be 'earlier-first' or 'later-first', got ${String(priorityTies)}`);
+  const state: DfrsStateOptions = {
+    nodes,
+    penalty,
+    penaltyModel,
+    virtualTimeDuringPenalty: options.virtualTimeDuringPenalty ?? false,
+    priorityTies,
+    cores: options.cores,
+    // Read once per run; a user policy is always checked.
+    check: policy !== undefined || (options.checkInvariants ?? invariantChecksEnabled()),
+    label: policy ? `policy ${policy.name}` : alg.name,
+    onJobEvent: options.onJobEvent,
+  };
+  return { alg, period, policy, state };
+}
+
+/** A user policy's map() as a mapper: asked on every submission and completion (and tick if `periodic`), its answer checked. */
+function policyMapper(policy: DfrsPolicy, state: DfrsState): DfrsMapper {
+  const map = (st: MapperState) => state.policyMapping(policy, st.time, st.submitted as SimJob | undefined);
+  return { onSubmission: map, onCompletion: map, ...(policy.periodic ? { onPeriod: map } : {}) };
+}
+
 /**
  * Simulate a DFRS algorithm on a job list (any order; jobs are processed by
  * submit time, ties by list order).
  */
 export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOptions): DfrsSimulationResult {
-  const nodes = options.nodes;
-  if (!(Number.isInteger(nodes) && nodes >= 1)) throw new InputError(`${SRC}: nodes must be a positive integer, got ${nodes}`, { source: SRC, field: 'nodes' });
-  const alg = typeof options.algorithm === 'string' ? parseAlgorithm(options.algorithm) : options.algorithm;
-  const period = alg.period ?? options.period ?? 600;
-  const penalty = options.penalty ?? 300;
-  if (!(period > 0 && Number.isFinite(period))) throw new InputError(`${SRC}: period must be a finite number > 0, got ${period}`, { source: SRC, field: 'period' });
-  if (!(penalty >= 0 && Number.isFinite(penalty))) throw new InputError(`${SRC}: penalty must be a finite number >= 0, got ${penalty}`, { source: SRC, field: 'penalty' });
-  if (options.cores !== undefined && !(Number.isInteger(options.cores) && options.cores >= 1)) {
-    throw new InputError(`${SRC}: cores must be a positive integer, got ${options.cores}`, { source: SRC, field: 'cores' });
-  }
-  validateJobs(jobs, nodes);
-  const timeMcb = options.timeMcb ?? true;
-  const vtDuringPenalty = options.virtualTimeDuringPenalty ?? false;
-  // Read once per run: every check below sits behind this one boolean.
-  const policy: DfrsPolicy | undefined = options.policy === undefined ? undefined : resolveDfrsPolicy(options.policy, SRC);
-  // A user policy is always checked.
-  const check = policy !== undefined || (options.checkInvariants ?? invariantChecksEnabled());
-  const name = policy ? policy.name : alg.name;
-  // Error prefix: the algorithm's name, or `policy <name>` for a user policy.
-  const label = policy ? `policy ${policy.name}` : alg.name;
-  const penaltyModel = options.penaltyModel ?? 'resume';
-  if (penaltyModel !== 'resume' && penaltyModel !== 'pause' && penaltyModel !== 'migration-only') {
-    throw new InputError(`${SRC}: penaltyModel must be 'resume', 'pause' or 'migration-only', got ${String(penaltyModel)}`, { source: SRC, field: 'penaltyModel' });
-  }
-  const ties = options.priorityTies ?? 'earlier-first';
-  if (ties !== 'earlier-first' && ties !== 'later-first') {
-    throw new InputError(`${SRC}: priorityTies must be 'earlier-first' or 'later-first', got ${String(ties)}`, { source: SRC, field: 'priorityTies' });
-  }
-  const mapOpts = {
-    nodeCount: nodes,
-    limit: alg.limit,
-    variant: options.mcbVariant,
-    tolerance: options.tolerance,
-    limitProtects: options.limitProtects,
-    dropRule: options.dropRule,
-  };
-
-  const order = jobs
-    .map((j, i) => ({ j, i }))
-    .sort((a, b) => a.j.submit - b.j.submit || a.i - b.i)
-    .map((x) => x.j);
-  const all: SimJob[] = order.map((job, k) => ({
-    job,
-    // Priority ties go to the smaller `order` (mapping.ts byPriority).
-    order: ties === 'earlier-first' ? k : -k,
-    tasks: job.tasks,
-    need: job.cpuNeed,
-    mem: job.mem,
-    flowTime: 0,
-    virtualTime: 0,
-    nodes: null,
-    done: false,
-    submitted: false,
-    yield: 0,
-    maxYield: options.cores !== undefined && job.tasks === 1 ? Math.min(1, 1 / options.cores / job.cpuNeed) : 1,
-    remaining: job.runtime,
-    penaltyUntil: -Infinity,
-    pausedAt: -Infinity,
-    everRan: false,
-    start: NaN,
-    completion: NaN,
-    preemptions: 0,
-    migrations: 0,
-    tasksPreempted: 0,
-    tasksMigrated: 0,
-    penaltySeconds: 0,
-  }));
-
-  const sim = new Simulation({ maxEvents: options.maxEvents ?? 10_000_000 });
-  const active = new Set<SimJob>(); // submitted, not done
-  const running = new Set<SimJob>();
-  let usage: NodeUsage = usageOf([], nodes);
-  let last = order.length > 0 ? order[0].submit : 0;
-  let usefulCpu = 0;
-  let penaltyCpu = 0;
-  let decisions = 0;
-  let remainingToSubmit = all.length;
-  let nextTick = Infinity;
+  const { alg, period, policy, state: settings } = runSettings(jobs, options);
+  const { nodes, penalty } = settings;
+  const state = new DfrsState(jobs, settings);
   const mcbCalls: McbCall[] = [];
-  let completionEvent: ReturnType<Simulation['at']> | undefined;
-  const report = options.onJobEvent;
-  let cause: DfrsJobEvent['cause'] = 'submission';
-  const emit = (j: SimJob, t: number, kind: DfrsJobEvent['kind'], moved?: number) => {
-    if (!report) return;
-    const ev: DfrsJobEvent = { time: t, job: j.job.id, kind, nodes: j.nodes ? Array.from(j.nodes) : [], flowTime: j.flowTime, virtualTime: j.virtualTime, cause };
-    if (moved !== undefined) ev.moved = moved;
-    report(ev);
-  };
-
-  /** Integrate progress of running jobs from `last` to `t`. */
-  const advance = (t: number) => {
-    const dt = t - last;
-    if (dt > 0) {
-      for (const j of running) {
-        const usefulFrom = Math.max(last, j.penaltyUntil);
-        const useful = Math.max(0, t - usefulFrom);
-        j.remaining -= j.yield * useful;
-        j.virtualTime += j.yield * (vtDuringPenalty ? dt : useful);
-        const width = j.yield * j.need * j.tasks;
-        usefulCpu += width * useful;
-        penaltyCpu += width * (dt - useful);
-        j.penaltySeconds += dt - useful;
-      }
-    }
-    last = t;
-    for (const j of active) j.flowTime = t - j.job.submit;
-  };
-
-  /** A moved job (`resumed` false) or a resumed one pays the penalty, as `penaltyModel` says. */
-  const startPenalty = (j: SimJob, t: number, resumed: boolean) => {
-    if (!(penalty > 0)) return;
-    if (resumed && penaltyModel === 'migration-only') return;
-    if (resumed && penaltyModel === 'pause') {
-      // The penalty started at the pause; only what is left of it delays the job.
-      if (j.pausedAt + penalty > t) j.penaltyUntil = j.pausedAt + penalty;
-      return;
-    }
-    j.penaltyUntil = t + penalty;
-  };
-
-  /**
-   * Apply a new set of running jobs with their nodes. Jobs running now and
-   * absent from `next` are paused; present ones keep, move or start.
-   */
-  const applyMapping = (next: Map<ActiveJob, Int32Array>, t: number) => {
-    for (const j of running) {
-      if (!next.has(j)) {
-        j.preemptions++;
-        j.tasksPreempted += j.tasks;
-        j.pausedAt = t;
-        j.nodes = null;
-        j.yield = 0;
-        running.delete(j);
-        emit(j, t, 'pause');
-      }
-    }
-    for (const [aj, newNodes] of next) {
-      const j = aj as SimJob;
-      if (newNodes.length !== j.tasks) {
-        throw new InvariantError('dfrs/tasks', `${label}: mapper returned ${newNodes.length} nodes for ${j.tasks} tasks`, { job: j.job.id, time: t });
-      }
-      if (running.has(j)) {
-        const moved = tasksMoved(j.nodes as Int32Array, newNodes);
-        if (moved > 0) {
-          j.migrations++;
-          j.tasksMigrated += moved;
-          startPenalty(j, t, false);
-        }
-        j.nodes = newNodes;
-        if (moved > 0) emit(j, t, 'move', moved);
-      } else {
-        if (check && !(j.submitted && t >= j.job.submit)) {
-          throw new InvariantError('dfrs/release', `${label}: given resources at ${t}, before its submission at ${j.job.submit}`, { job: j.job.id, time: t });
-        }
-        if (j.everRan) startPenalty(j, t, true);
-        else {
-          j.everRan = true;
-          j.start = t;
-        }
-        j.nodes = newNodes;
-        running.add(j);
-        emit(j, t, j.start === t && j.preemptions === 0 ? 'start' : 'resume');
-      }
-    }
-    usage = usageOf(running, nodes);
-  };
-
-  const allocate = (t: number) => {
-    const list = [...running];
-    const mapped: MappedJob[] = list.map((j) => ({ need: j.need, nodes: j.nodes as Int32Array, maxYield: j.maxYield }));
-    let y: Float64Array;
-    if (policy?.allocate) {
-      y = userYields(list, t);
-    } else if (alg.periodic === 'MCB8-stretch') {
-      const T = Number.isFinite(nextTick) && nextTick > t ? nextTick - t : period;
-      y = alg.opt === 'avg' ? minAvgStretchYields(mapped, list, nodes, T) : minMaxStretchYields(mapped, list, nodes, T);
-    } else {
-      y = alg.opt === 'avg' ? maxAvgYields(mapped, nodes) : maxMinYields(mapped, nodes);
-    }
-    list.forEach((j, k) => (j.yield = y[k]));
-    if (check) {
-      const tasks: TaskAllocation[] = [];
-      const expected = new Map<number, number>();
-      for (const j of list) {
-        expected.set(j.job.id, j.tasks);
-        for (let k = 0; k < j.tasks; k++) {
-          tasks.push({ job: j.job.id, node: (j.nodes as Int32Array)[k], cpu: j.yield * j.need, need: j.need, mem: j.mem });
-        }
-      }
-      checkAllocation(tasks, nodes, `simulateDfrs (${label}) at t=${t}`, expected, t);
-      for (const j of active) {
-        if (!running.has(j) && (j.nodes !== null || j.yield !== 0)) {
-          throw new InvariantError('dfrs/tasks', `${label}: waiting job holds resources`, { job: j.job.id, time: t });
-        }
-        if (!(j.yield >= 0 && j.yield <= j.maxYield + 1e-9)) {
-          throw new InvariantError('dfrs/yield', `${label}: yield ${j.yield} outside [0, ${j.maxYield}]`, { job: j.job.id, time: t });
-        }
-      }
-    }
-  };
-
-  const scheduleCompletion = (t: number) => {
-    sim.cancel(completionEvent);
-    completionEvent = undefined;
-    let best = Infinity;
-    for (const j of running) {
-      const from = Math.max(t, j.penaltyUntil);
-      const eta = j.remaining <= 0 ? from : j.yield > 0 ? from + j.remaining / j.yield : Infinity;
-      if (eta < best) best = eta;
-    }
-    if (Number.isFinite(best)) completionEvent = sim.at(best, onCompletion, { priority: PRIORITY_COMPLETION, kind: 'completion' });
-  };
-
-  /** Every job's priority for this decision (the mappers sort by it). */
-  const refreshPriorities = (t: number) => {
-    for (const j of active) {
-      const p = policy?.priority ? policy.priority(viewOf(j), t) : paperPriority(j);
-      if (typeof p !== 'number' || Number.isNaN(p)) throw new InvariantError('dfrs/policy', `${label}: priority ${String(p)} is not a number`, { job: j.job.id, time: t });
-      j.priority = p;
-    }
-  };
-
-  const viewOf = (j: SimJob): DfrsJobView => ({
-    id: j.job.id,
-    submit: j.job.submit,
-    tasks: j.tasks,
-    cpuNeed: j.need,
-    mem: j.mem,
-    flowTime: j.flowTime,
-    virtualTime: j.virtualTime,
-    priority: j.priority ?? NaN,
-    nodes: j.nodes ? Array.from(j.nodes) : null,
-    yield: j.yield,
-  });
-
-  const decisionView = (t: number, submitted?: SimJob): DfrsDecisionView => {
-    const jobsNow = [...active].sort(byPriority).map(viewOf);
-    return {
-      time: t,
-      nodeCount: nodes,
-      trigger: cause,
-      ...(submitted ? { submitted: jobsNow.find((v) => v.id === submitted.job.id) } : {}),
-      jobs: jobsNow,
-      usage: { mem: Float64Array.from(usage.mem), load: Float64Array.from(usage.load) },
-    };
-  };
-
-  const byId = new Map(all.map((j) => [j.job.id, j]));
-  /** The user mapper's mapping, checked. */
-  const userMap = (st: MapperState): NextMapping | undefined => {
-    const t = st.time;
-    const out = (policy as DfrsPolicy).map!(decisionView(t, st.submitted as SimJob | undefined));
-    if (out === undefined) return undefined;
-    const known = (id: number) => {
-      const j = byId.get(id);
-      return j && { id, submit: j.job.submit, tasks: j.tasks, mem: j.mem, submitted: j.submitted, done: j.done };
-    };
-    const next: NextMapping = new Map();
-    for (const [id, n] of checkPolicyMapping(name, out, known, nodes, t)) next.set(byId.get(id) as SimJob, n);
-    return next;
-  };
-  const mapper: DfrsMapper = policy?.map
-    ? { onSubmission: userMap, onCompletion: userMap, ...(policy.periodic ? { onPeriod: userMap } : {}) }
-    : builtinMapper(alg, { mcb: mapOpts, period, timeMcb, onMcbCall: (c) => mcbCalls.push(c) });
+  const mcb = { nodeCount: nodes, limit: alg.limit, variant: options.mcbVariant, tolerance: options.tolerance, limitProtects: options.limitProtects, dropRule: options.dropRule };
+  const mapper = policy?.map ? policyMapper(policy, state) : builtinMapper(alg, { mcb, period, timeMcb: options.timeMcb ?? true, onMcbCall: (c) => mcbCalls.push(c) });
+  const sim = new Simulation({ maxEvents: options.maxEvents ?? 10_000_000 });
+  let decisions = 0;
+  let toSubmit = state.all.length;
+  let nextTick = Infinity;
+  let tickScheduled = false;
+  let completion: ScheduledEvent | undefined;
 
   /** One decision: ask the mapper (`method` undefined: no action) and apply what it returns. Whether the mapping changed. */
   const decide = (method: DfrsMapper['onSubmission'], t: number, submitted?: SimJob): boolean => {
     if (!method) return false;
     decisions++;
-    const next = method({ time: t, active, running, usage, submitted });
+    const next = method({ time: t, active: state.active, running: state.running, usage: state.usage, submitted });
     if (!next) return false;
-    applyMapping(next, t);
+    state.applyMapping(next, t);
     return true;
   };
-
-  /** The user allocation's yields for the running jobs, in `list` order, checked. */
-  const userYields = (list: SimJob[], t: number): Float64Array => {
-    const out = (policy as DfrsPolicy).allocate!(decisionView(t));
-    if (!(out instanceof Map)) throw new InvariantError('dfrs/policy', `${label}: allocate() must return a Map of job id to yield, got ${String(out)}`, { time: t });
-    const y = Float64Array.from(list, (j) => {
-      const v = out.get(j.job.id);
-      if (typeof v !== 'number' || !(v >= 0 && v <= j.maxYield + 1e-9)) {
-        throw new InvariantError('dfrs/yield', `${label}: yield ${String(v)} outside [0, ${j.maxYield}]`, { job: j.job.id, time: t });
-      }
-      return v;
-    });
-    // CPU per node, naming the job that takes it past 100%.
-    const cpu = new Float64Array(nodes);
-    list.forEach((j, k) => {
-      for (const n of j.nodes as Int32Array) {
-        cpu[n] += y[k] * j.need;
-        if (cpu[n] > 1 + INVARIANT_EPSILON) {
-          throw new InvariantError('dfrs/cpu', `${label}: node ${n} CPU allocated at ${(cpu[n] * 100).toFixed(6)}% (> 100%)`, { job: j.job.id, node: n, time: t });
-        }
-      }
-    });
-    return y;
-  };
-
+  /** New yields when the mapping changed (the policy's, or the name's opt=), then the next completion. */
   const afterDecision = (t: number, changed: boolean) => {
-    if (changed) allocate(t);
-    scheduleCompletion(t);
+    if (changed) {
+      const list = [...state.running];
+      const horizon = Number.isFinite(nextTick) && nextTick > t ? nextTick - t : period;
+      state.setYields(list, policy?.allocate ? state.policyYields(policy, list, t) : builtinYields(alg, list, nodes, horizon), t);
+    }
+    sim.cancel(completion);
+    const eta = state.nextCompletion(t);
+    completion = Number.isFinite(eta) ? sim.at(eta, onCompletion, AT_COMPLETION) : undefined;
   };
-
-  function onSubmit(j: SimJob) {
-    return (s: Simulation) => {
-      const t = s.now;
-      cause = 'submission';
-      advance(t);
-      j.submitted = true;
-      j.flowTime = 0;
-      active.add(j);
-      remainingToSubmit--;
-      refreshPriorities(t);
-      const changed = decide(mapper.onSubmission, t, j);
-      afterDecision(t, changed);
-      ensureTick(t);
-    };
-  }
-
+  const onSubmit = (j: SimJob) => (s: Simulation) => {
+    const t = s.now;
+    state.cause = 'submission';
+    state.advance(t);
+    state.submit(j);
+    toSubmit--;
+    state.refreshPriorities(t, policy);
+    afterDecision(t, decide(mapper.onSubmission, t, j));
+    // Periodic algorithms tick every `period` from the first submission while work remains.
+    if (mapper.onPeriod && !tickScheduled) {
+      tickScheduled = true;
+      nextTick = t + period;
+      sim.at(nextTick, onTick, AT_TICK);
+    }
+  };
   function onCompletion(s: Simulation) {
     const t = s.now;
-    cause = 'completion';
-    completionEvent = undefined;
-    advance(t);
-    let finished = 0;
-    for (const j of [...running]) {
-      if (j.remaining <= 1e-6 + 1e-12 * j.job.runtime && t >= j.penaltyUntil) {
-        // Work conserved: the job received its work, not noticeably more (a late completion event would give it more).
-        if (check && j.remaining < -(1e-6 + 1e-9 * j.job.runtime)) {
-          throw new InvariantError('dfrs/work', `${label}: received ${j.job.runtime - j.remaining} s of work at yield 1, its run time is ${j.job.runtime} s`, {
-            job: j.job.id,
-            time: t,
-          });
-        }
-        j.remaining = 0;
-        j.done = true;
-        j.completion = t;
-        j.yield = 0;
-        j.nodes = null;
-        running.delete(j);
-        active.delete(j);
-        finished++;
-        emit(j, t, 'complete');
-      }
-    }
-    if (finished > 0) {
-      usage = usageOf(running, nodes);
-      refreshPriorities(t);
+    state.cause = 'completion';
+    completion = undefined;
+    state.advance(t);
+    const finished = state.completeDue(t) > 0;
+    if (finished) {
+      state.refreshPriorities(t, policy);
       decide(mapper.onCompletion, t);
     }
-    afterDecision(t, finished > 0);
+    afterDecision(t, finished);
   }
-
   function onTick(s: Simulation) {
     const t = s.now;
-    cause = 'periodic';
-    advance(t);
+    state.cause = 'periodic';
+    state.advance(t);
     nextTick = t + period;
-    refreshPriorities(t);
+    state.refreshPriorities(t, policy);
     afterDecision(t, decide(mapper.onPeriod, t));
-    if (active.size > 0 || remainingToSubmit > 0) sim.at(nextTick, onTick, { priority: PRIORITY_PERIODIC, kind: 'periodic' });
+    if (state.active.size > 0 || toSubmit > 0) sim.at(nextTick, onTick, AT_TICK);
     else nextTick = Infinity;
   }
 
-  /** Periodic algorithms tick every `period` from the first submission while work remains. */
-  let tickScheduled = false;
-  const ensureTick = (t: number) => {
-    if (!mapper.onPeriod || tickScheduled) return;
-    tickScheduled = true;
-    nextTick = t + period;
-    sim.at(nextTick, onTick, { priority: PRIORITY_PERIODIC, kind: 'periodic' });
-  };
-
-  for (const j of all) sim.at(j.job.submit, onSubmit(j), { priority: PRIORITY_SUBMISSION, kind: 'submission' });
+  for (const j of state.all) sim.at(j.job.submit, onSubmit(j), AT_SUBMISSION);
   sim.run();
-
-  for (const j of all) {
-    if (!j.done) throw new InvariantError('dfrs/completed', `${label}: never completed (simulation ended at t=${sim.now})`, { job: j.job.id, time: sim.now });
-  }
-  if (check) {
-    verifyDfrsRun(
-      all.map((j) => ({ id: j.job.id, submit: j.job.submit, runtime: j.job.runtime, tasks: j.tasks, cpuNeed: j.need, start: j.start, completion: j.completion })),
-      usefulCpu,
-    );
-  }
-  return {
-    algorithm: name,
-    nodes,
-    period,
-    penalty,
-    jobs: all.map((j) => ({
-      id: j.job.id,
-      submit: j.job.submit,
-      start: j.start,
-      completion: j.completion,
-      runtime: j.job.runtime,
-      tasks: j.tasks,
-      cpuNeed: j.need,
-      mem: j.mem,
-      preemptions: j.preemptions,
-      migrations: j.migrations,
-      tasksPreempted: j.tasksPreempted,
-      tasksMigrated: j.tasksMigrated,
-      penaltySeconds: j.penaltySeconds,
-    })),
-    mcbCalls,
-    usefulCpuSeconds: usefulCpu,
-    penaltyCpuSeconds: penaltyCpu,
-    events: sim.processed,
-    decisions,
-  };
-}
-
-/**
- * Number of tasks that must move to go from one placement of a job to
- * another: tasks are identical, so only the multiset of nodes matters.
- */
-export function tasksMoved(before: ArrayLike<number>, after: ArrayLike<number>): number {
-  // Node indices are small: count in an array rather than a Map.
-  let top = 0;
-  for (let k = 0; k < before.length; k++) if (before[k] > top) top = before[k];
-  const count = new Int32Array(top + 1);
-  for (let k = 0; k < before.length; k++) count[before[k]]++;
-  let kept = 0;
-  for (let k = 0; k < after.length; k++) {
-    const n = after[k];
-    if (n <= top && count[n] > 0) {
-      kept++;
-      count[n]--;
-    }
-  }
-  return after.length - kept;
+  const algorithm = policy ? policy.name : alg.name;
+  const outcomes = state.outcomes(sim.now);
+  return { algorithm, nodes, period, penalty, jobs: outcomes, mcbCalls, usefulCpuSeconds: state.usefulCpu, penaltyCpuSeconds: state.penaltyCpu, events: sim.processed, decisions };
 }
