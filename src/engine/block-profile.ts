@@ -14,7 +14,7 @@
  * profile's `start + (end - start)` is exact; otherwise it repeats that
  * arithmetic step by step.
  */
-import type { ProfileSegment } from './profile';
+import { checkProfileArgs, checkProfileChange, checkProfileStep, checkProfileTime, type ProfileSegment } from './profile';
 
 const EXACT = 2 ** 52;
 
@@ -151,8 +151,7 @@ export class BlockProfile {
     origin = 0,
     private readonly blockSize = 128,
   ) {
-    if (!(capacity >= 0) || !Number.isFinite(capacity)) throw new RangeError(`ProcessorProfile: capacity must be a finite number >= 0, got ${capacity}`);
-    if (!Number.isFinite(origin)) throw new RangeError(`ProcessorProfile: origin must be finite, got ${origin}`);
+    checkProfileArgs(capacity, origin);
     this.blocks = [newBlock([origin], [capacity], 0)];
     this.exact = isExact(origin);
   }
@@ -188,8 +187,7 @@ export class BlockProfile {
   }
 
   private checkTime(t: number, what: string): void {
-    if (!Number.isFinite(t)) throw new RangeError(`ProcessorProfile: ${what} must be finite, got ${t}`);
-    if (t < this.origin) throw new RangeError(`ProcessorProfile: ${what} ${t} is before the profile origin ${this.origin}`);
+    checkProfileTime(this.origin, t, what);
   }
 
   /** Make t a breakpoint. */
@@ -260,8 +258,12 @@ export class BlockProfile {
     return m;
   }
 
-  /** Time of the first segment overlapping [start, end) whose free + delta exceeds the capacity, or NaN. */
-  private overCapacity(start: number, end: number, delta: number): number {
+  /**
+   * Time of the first segment overlapping [start, end) where `delta` more
+   * free processors would exceed the capacity, or NaN if there is none.
+   */
+  overCapacityAt(start: number, end: number, delta: number): number {
+    this.checkTime(start, 'start');
     const lim = this.capacity + 1e-9;
     this.locate(start);
     const bs = this.blocks;
@@ -277,17 +279,7 @@ export class BlockProfile {
   }
 
   private add(start: number, end: number, delta: number): void {
-    this.checkTime(start, 'start');
-    if (!Number.isFinite(end) || !(end >= start)) throw new RangeError(`ProcessorProfile: end ${end} must be finite and >= start ${start}`);
-    if (!Number.isFinite(delta)) throw new RangeError(`ProcessorProfile: processor count must be finite, got ${-delta}`);
-    if (end === start || delta === 0) return;
-    if (delta < 0) {
-      const m = this.minFree(start, end);
-      if (m + delta < -1e-9) throw new RangeError(`ProcessorProfile: cannot reserve ${-delta} processors on [${start}, ${end}): only ${m} free`);
-    } else {
-      const at = this.overCapacity(start, end, delta);
-      if (!Number.isNaN(at)) throw new RangeError(`ProcessorProfile: releasing ${delta} processors on [${start}, ${end}) exceeds the capacity ${this.capacity} at time ${at}`);
-    }
+    if (!checkProfileChange(this, start, end, delta)) return;
     this.split(start);
     this.split(end);
     this.locate(start);
@@ -338,8 +330,7 @@ export class BlockProfile {
    * `duration` seconds, or Infinity if `procs` exceeds what is ever free.
    */
   earliestStart(procs: number, duration: number, notBefore = this.origin): number {
-    if (!(duration >= 0) || !Number.isFinite(duration)) throw new RangeError(`ProcessorProfile: step duration must be finite and >= 0, got ${duration}`);
-    if (!(procs >= 0)) throw new RangeError(`ProcessorProfile: step processors must be >= 0, got ${procs}`);
+    checkProfileStep(duration, procs);
     const start = Math.max(notBefore, this.origin);
     if (!(procs > 0)) return start;
     if (this.exact && isExact(start) && Number.isInteger(duration) && duration <= EXACT) return this.firstRun(procs, duration, start);
