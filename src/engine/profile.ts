@@ -25,6 +25,55 @@ export interface ProfileSegment {
   free: number;
 }
 
+/** What `checkProfileChange` asks of a profile. */
+export interface ProfileChangeTarget {
+  readonly capacity: number;
+  readonly origin: number;
+  minFree(start: number, end: number): number;
+  overCapacityAt(start: number, end: number, delta: number): number;
+}
+
+/** Throw unless `capacity` and `origin` can start a profile. */
+export function checkProfileArgs(capacity: number, origin: number): void {
+  if (!(capacity >= 0) || !Number.isFinite(capacity)) throw new RangeError(`ProcessorProfile: capacity must be a finite number >= 0, got ${capacity}`);
+  if (!Number.isFinite(origin)) throw new RangeError(`ProcessorProfile: origin must be finite, got ${origin}`);
+}
+
+/** Throw unless `t` is finite and not before the profile's origin (`what` names it in the message). */
+export function checkProfileTime(origin: number, t: number, what: string): void {
+  if (!Number.isFinite(t)) throw new RangeError(`ProcessorProfile: ${what} must be finite, got ${t}`);
+  if (t < origin) throw new RangeError(`ProcessorProfile: ${what} ${t} is before the profile origin ${origin}`);
+}
+
+/** Throw unless a step of a search (`duration` seconds on `procs` processors) is valid. */
+export function checkProfileStep(duration: number, procs: number): void {
+  if (!(duration >= 0) || !Number.isFinite(duration)) throw new RangeError(`ProcessorProfile: step duration must be finite and >= 0, got ${duration}`);
+  if (!(procs >= 0)) throw new RangeError(`ProcessorProfile: step processors must be >= 0, got ${procs}`);
+}
+
+/**
+ * Validate adding `delta` processors on [start, end) to `p` (negative to
+ * reserve) before anything changes: finite times from the origin on, end ≥
+ * start, a finite count, enough processors free to reserve, and no release
+ * above the capacity. Returns false when the change is empty (end = start or
+ * delta = 0), true when it is to be applied. Every profile class calls it, so
+ * their errors agree word for word.
+ */
+export function checkProfileChange(p: ProfileChangeTarget, start: number, end: number, delta: number): boolean {
+  checkProfileTime(p.origin, start, 'start');
+  if (!Number.isFinite(end) || !(end >= start)) throw new RangeError(`ProcessorProfile: end ${end} must be finite and >= start ${start}`);
+  if (!Number.isFinite(delta)) throw new RangeError(`ProcessorProfile: processor count must be finite, got ${-delta}`);
+  if (end === start || delta === 0) return false;
+  if (delta < 0) {
+    const m = p.minFree(start, end);
+    if (m + delta < -1e-9) throw new RangeError(`ProcessorProfile: cannot reserve ${-delta} processors on [${start}, ${end}): only ${m} free`);
+  } else {
+    const at = p.overCapacityAt(start, end, delta);
+    if (!Number.isNaN(at)) throw new RangeError(`ProcessorProfile: releasing ${delta} processors on [${start}, ${end}) exceeds the capacity ${p.capacity} at time ${at}`);
+  }
+  return true;
+}
+
 export class ProcessorProfile {
   private times: number[];
   private free: number[];
@@ -37,8 +86,7 @@ export class ProcessorProfile {
     readonly capacity: number,
     origin = 0,
   ) {
-    if (!(capacity >= 0) || !Number.isFinite(capacity)) throw new RangeError(`ProcessorProfile: capacity must be a finite number >= 0, got ${capacity}`);
-    if (!Number.isFinite(origin)) throw new RangeError(`ProcessorProfile: origin must be finite, got ${origin}`);
+    checkProfileArgs(capacity, origin);
     this.times = [origin];
     this.free = [capacity];
   }
@@ -67,8 +115,7 @@ export class ProcessorProfile {
   }
 
   private checkTime(t: number, what: string): void {
-    if (!Number.isFinite(t)) throw new RangeError(`ProcessorProfile: ${what} must be finite, got ${t}`);
-    if (t < this.times[0]) throw new RangeError(`ProcessorProfile: ${what} ${t} is before the profile origin ${this.times[0]}`);
+    checkProfileTime(this.times[0], t, what);
   }
 
   /** Make t a breakpoint; return its index. */
@@ -111,26 +158,21 @@ export class ProcessorProfile {
     return m;
   }
 
+  /**
+   * Time of the first segment overlapping [start, end) where `delta` more
+   * free processors would exceed the capacity, or NaN if there is none.
+   */
+  overCapacityAt(start: number, end: number, delta: number): number {
+    this.checkTime(start, 'start');
+    for (let i = this.indexAt(start); i < this.times.length && this.times[i] < end; i++) {
+      if (this.free[i] + delta > this.capacity + 1e-9) return this.times[i];
+    }
+    return NaN;
+  }
+
   /** Add `delta` processors on [start, end) (negative to reserve); validates before changing anything. */
   private add(start: number, end: number, delta: number): void {
-    this.checkTime(start, 'start');
-    if (!Number.isFinite(end) || !(end >= start)) throw new RangeError(`ProcessorProfile: end ${end} must be finite and >= start ${start}`);
-    if (!Number.isFinite(delta)) throw new RangeError(`ProcessorProfile: processor count must be finite, got ${-delta}`);
-    if (end === start || delta === 0) return;
-    if (delta < 0) {
-      const m = this.minFree(start, end);
-      if (m + delta < -1e-9) {
-        throw new RangeError(`ProcessorProfile: cannot reserve ${-delta} processors on [${start}, ${end}): only ${m} free`);
-      }
-    } else {
-      let i = this.indexAt(start);
-      while (i < this.times.length && this.times[i] < end) {
-        if (this.free[i] + delta > this.capacity + 1e-9) {
-          throw new RangeError(`ProcessorProfile: releasing ${delta} processors on [${start}, ${end}) exceeds the capacity ${this.capacity} at time ${this.times[i]}`);
-        }
-        i++;
-      }
-    }
+    if (!checkProfileChange(this, start, end, delta)) return;
     const a = this.split(start);
     const b = this.split(end);
     for (let i = a; i < b; i++) this.free[i] += delta;
@@ -195,10 +237,7 @@ export class ProcessorProfile {
    * steps), or Infinity when it never fits.
    */
   earliestStartShape(steps: readonly ProfileStep[], notBefore = this.origin): number {
-    for (const s of steps) {
-      if (!(s.duration >= 0) || !Number.isFinite(s.duration)) throw new RangeError(`ProcessorProfile: step duration must be finite and >= 0, got ${s.duration}`);
-      if (!(s.procs >= 0)) throw new RangeError(`ProcessorProfile: step processors must be >= 0, got ${s.procs}`);
-    }
+    for (const s of steps) checkProfileStep(s.duration, s.procs);
     let start = Math.max(notBefore, this.origin);
     const n = this.times.length;
     // Each failure moves `start` past a breakpoint, so this loop ends.
