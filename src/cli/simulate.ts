@@ -2,8 +2,8 @@
  * `schedlab simulate`: run a batch scheduler on a trace or a Lublin workload,
  * print a summary and optionally write per-job results as CSV.
  *
- *   schedlab simulate (--trace FILE|NAME | --lublin N [--seed S]) [--policy fcfs|easy|conservative]
- *                     [--machine-size P] [--estimates exact|requested] [--load L]
+ *   schedlab simulate (--trace FILE|NAME | --lublin N [--seed S]) [--policy fcfs|easy|conservative|FILE#EXPORT]
+ *                     [--order fcfs|sjf|ljf|smallest|wfp3|unicef] [--machine-size P] [--estimates exact|requested] [--load L]
  *                     [--threshold SECONDS] [--lenient] [--out jobs.csv]
  */
 import * as fs from 'fs';
@@ -12,7 +12,8 @@ import { generateLublin } from '../workloads/lublin';
 import { headerMachineSize, readSwfColumns } from '../workloads/swf';
 import { columnsOfferedLoad, columnsScaledToLoad, JobColumns, toColumns } from '../workloads/columns';
 import { loadTrace, traceManifest } from '../workloads/traces';
-import { simulateBatchColumns, BatchPolicy, BatchEstimates } from '../schedulers/batch/simulate';
+import { simulateBatchColumns, BatchPolicy, BatchEstimates, BatchQueueOrder } from '../schedulers/batch/simulate';
+import type { BatchPolicySpec } from '../schedulers/batch/policies';
 import { jobMetrics, summarizeRun, BOUNDED_SLOWDOWN_THRESHOLD } from '../metrics/jobs';
 import { InputError, OutputError, UsageError as BaseUsageError, writeFileSafely } from '../util/errors';
 
@@ -21,7 +22,9 @@ export const SIMULATE_USAGE = `usage: schedlab simulate (--trace FILE|NAME | --l
                         (${'{names}'})
   --lublin N            generate N jobs with the Lublin-Feitelson 2003 model
   --seed S              seed for --lublin (default 1)
-  --policy P            fcfs | easy | conservative (default easy)
+  --policy P            fcfs | easy | conservative (default easy), or FILE.js#EXPORT: a policy
+                        object exported by a module (docs/policies.md), always run with checks on
+  --order O             queue order: fcfs | sjf | ljf | smallest | wfp3 | unicef (default fcfs)
   --machine-size P      processors (default: trace header MaxProcs; 128 for --lublin)
   --estimates E         exact | requested (default exact)
   --load L              rescale inter-arrival times to offered load L first
@@ -30,6 +33,21 @@ export const SIMULATE_USAGE = `usage: schedlab simulate (--trace FILE|NAME | --l
   --out FILE            write per-job results as CSV
   --help                show this help`;
 
+const ORDERS = ['fcfs', 'sjf', 'ljf', 'smallest', 'wfp3', 'unicef'];
+
+/** --policy: a built-in name, or FILE#EXPORT naming a policy object (loaded and checked by simulateBatch). */
+function policySpec(value: string | undefined): BatchPolicySpec {
+  const v = value ?? 'easy';
+  if (['fcfs', 'easy', 'conservative'].includes(v)) return v as BatchPolicy;
+  const hash = v.lastIndexOf('#');
+  if (hash <= 0 || hash === v.length - 1) {
+    throw new UsageError(`--policy must be fcfs, easy, conservative or FILE.js#EXPORT (a module exporting a policy object), got '${v}'`, '--policy');
+  }
+  const module = path.resolve(v.slice(0, hash));
+  if (!fs.existsSync(module)) throw new UsageError(`--policy: module not found: ${module}`, '--policy');
+  return { module, export: v.slice(hash + 1) };
+}
+
 /** A bad flag of `schedlab simulate`; `field` is the flag. */
 export class UsageError extends BaseUsageError {
   constructor(message: string, flag?: string) {
@@ -37,7 +55,7 @@ export class UsageError extends BaseUsageError {
   }
 }
 
-const VALUE_FLAGS = new Set(['trace', 'lublin', 'seed', 'policy', 'machine-size', 'estimates', 'load', 'threshold', 'out']);
+const VALUE_FLAGS = new Set(['trace', 'lublin', 'seed', 'policy', 'order', 'machine-size', 'estimates', 'load', 'threshold', 'out']);
 const BOOL_FLAGS = new Set(['lenient', 'help']);
 
 /** Parse `--flag value`, `--flag=value` and boolean flags; unknown or repeated flags are errors. */
@@ -121,8 +139,9 @@ export async function simulateMain(argv: readonly string[], out: (s: string) => 
     }
     if (flags.has('trace') === flags.has('lublin')) throw new UsageError('give exactly one of --trace or --lublin', '--trace');
     if (flags.has('seed') && !flags.has('lublin')) throw new UsageError('--seed only applies to --lublin', '--seed');
-    const policy = (flags.get('policy') ?? 'easy') as BatchPolicy;
-    if (!['fcfs', 'easy', 'conservative'].includes(policy)) throw new UsageError(`--policy must be fcfs, easy or conservative, got '${policy}'`, '--policy');
+    policySpec(flags.get('policy'));
+    const order = flags.get('order') ?? 'fcfs';
+    if (!ORDERS.includes(order)) throw new UsageError(`--order must be ${ORDERS.join(', ')}, got '${order}'`, '--order');
     const estimates = (flags.get('estimates') ?? 'exact') as BatchEstimates;
     if (!['exact', 'requested'].includes(estimates)) throw new UsageError(`--estimates must be exact or requested, got '${estimates}'`, '--estimates');
     num(flags, 'lublin', isPosInt, 'a positive integer');
@@ -137,7 +156,8 @@ export async function simulateMain(argv: readonly string[], out: (s: string) => 
     throw e;
   }
 
-  const policy = (flags.get('policy') ?? 'easy') as BatchPolicy;
+  const policy = policySpec(flags.get('policy'));
+  const order = (flags.get('order') ?? 'fcfs') as BatchQueueOrder;
   const estimates = (flags.get('estimates') ?? 'exact') as BatchEstimates;
   const threshold = num(flags, 'threshold', (x) => x > 0, 'a positive number') ?? BOUNDED_SLOWDOWN_THRESHOLD;
   let machineSize = num(flags, 'machine-size', isPosInt, 'a positive integer');
@@ -180,7 +200,7 @@ export async function simulateMain(argv: readonly string[], out: (s: string) => 
 
   let start: Float64Array;
   try {
-    start = simulateBatchColumns(jobs, { machineSize, policy, estimates });
+    start = simulateBatchColumns(jobs, { machineSize, policy, estimates, order });
   } catch (e) {
     process.stderr.write(`schedlab simulate: ${(e as Error).message}\n`);
     return e instanceof InputError ? 2 : 1;
@@ -189,7 +209,7 @@ export async function simulateMain(argv: readonly string[], out: (s: string) => 
   out(`workload      ${source}`);
   const offered = columnsOfferedLoad(jobs, machineSize);
   out(`machine       ${machineSize} processors; offered load ${offered === undefined ? 'n/a' : fmt(offered, 3)}`);
-  out(`policy        ${policy} (estimates: ${estimates})`);
+  out(`policy        ${flags.get('policy') ?? 'easy'} (estimates: ${estimates}${order !== 'fcfs' ? `, order: ${order}` : ''})`);
   out(`jobs          ${s.jobs}`);
   out(`wait          mean ${fmt(s.meanWait, 1)} s, max ${fmt(s.maxWait, 0)} s`);
   out(`response      mean ${fmt(s.meanResponse, 1)} s, max ${fmt(s.maxResponse, 0)} s`);

@@ -39,7 +39,9 @@ describe('schedlab simulate CLI', () => {
   it('bad flags give a clear error and exit code 2', async () => {
     for (const [args, msg] of [
       [['--lublin', '10', '--bogus', '1'], /unknown option --bogus/],
-      [['--lublin', '10', '--policy', 'sjf'], /--policy must be fcfs, easy or conservative, got 'sjf'/],
+      [['--lublin', '10', '--policy', 'sjf'], /--policy must be fcfs, easy, conservative or FILE.js#EXPORT .*got 'sjf'/],
+      [['--lublin', '10', '--policy', 'no/such/file.js#p'], /--policy: module not found: .*no\/such\/file.js/],
+      [['--lublin', '10', '--order', 'random'], /--order must be fcfs, sjf, ljf, smallest, wfp3, unicef, got 'random'/],
       [['--lublin', 'ten'], /--lublin must be a positive integer, got 'ten'/],
       [['--policy', 'easy'], /exactly one of --trace or --lublin/],
       [['--lublin', '10', '--machine-size'], /--machine-size needs a value/],
@@ -50,6 +52,25 @@ describe('schedlab simulate CLI', () => {
       expect(r.err).to.match(msg);
     }
     expect(() => parseSimulateArgs(['--seed', '1', '--seed', '2'])).to.throw(/given twice/);
+  });
+
+  it('--policy FILE#EXPORT runs a user policy (same summary as the built-in it reproduces); --order changes the queue order', async () => {
+    const fixture = path.join(__dirname, 'fixtures', 'user-policies.ts');
+    const summary = (text: string) => text.split('\n').filter((l) => !l.startsWith('policy')).join('\n');
+    const args = ['--lublin', '400', '--seed', '3', '--machine-size', '64', '--estimates', 'requested'];
+    const builtin = await capture((out) => simulateMain([...args, '--policy', 'easy'], out));
+    const user = await capture((out) => simulateMain([...args, '--policy', `${fixture}#userEasy`], out));
+    expect(user.code, user.err).to.equal(0);
+    expect(user.text).to.match(/policy\s+.*user-policies.ts#userEasy/);
+    expect(summary(user.text)).to.equal(summary(builtin.text));
+    const sjf = await capture((out) => simulateMain([...args, '--policy', 'easy', '--order', 'sjf'], out));
+    expect(sjf.code).to.equal(0);
+    expect(sjf.text).to.match(/order: sjf/);
+    expect(summary(sjf.text)).to.not.equal(summary(builtin.text));
+    // an export that is not a policy: a clear input error naming the module and the missing method
+    const bad = await capture((out) => simulateMain([...args, '--policy', `${fixture}#nothing`], out));
+    expect(bad.code).to.equal(2);
+    expect(bad.err).to.match(/user-policies.ts.*nothing/);
   });
 
   it('dispatcher lists commands and rejects unknown ones', async () => {
