@@ -17,6 +17,8 @@ import {
   runSweep,
   serializeRecord,
   shardCells,
+  filterCells,
+  parseWhere,
   slurmScript,
   sweepCells,
   SweepSpec,
@@ -136,6 +138,22 @@ describe('running sweeps', function () {
     expect(one.rows.map((r) => r.score)).to.deep.equal(two.rows.map((r) => r.score));
     // rows are in enumeration order and carry params, seed and result fields
     expect(Object.keys(one.rows[0]).sort()).to.deep.equal(['algorithm', 'draws', 'replication', 'score', 'seed', 'x']);
+  });
+
+  it('runs only the cells `where` keeps; a later full run adds the rest, none twice; bad filters name the parameter', async () => {
+    const s = defineSweep(spec());
+    const out = file('where.jsonl');
+    const part = await runSweep(s, { ...quiet, out, workers: 0, where: parseWhere(['algorithm=b', 'x=1,4']) });
+    expect(part.total).to.equal(4); // 2 x values x 2 replications
+    expect(readResultsFile(out).records.map((r) => [r.params.algorithm, r.params.x]).sort()).to.deep.equal([['b', 1], ['b', 1], ['b', 4], ['b', 4]]);
+    const rest = await runSweep(s, { ...quiet, out, workers: 0 });
+    expect(rest.skipped).to.equal(4);
+    expect(rest.ok).to.equal(20);
+    expect(contents(out)).to.have.length(24);
+    expect(parseWhere(['load=0.5,null', 'name=a b'])).to.deep.equal({ load: [0.5, null], name: ['a b'] });
+    expect(() => filterCells(sweepCells(s), { algo: ['a'] })).to.throw(/unknown parameter "algo".*algorithm/);
+    expect(() => filterCells(sweepCells(s), { x: ['1'] })).to.throw(/no cell has x in \["1"\]/);
+    expect(() => parseWhere(['x'])).to.throw(/--where must look like name=value/);
   });
 
   it('skips finished cells on a rerun and refuses a file of another sweep definition', async () => {
