@@ -135,6 +135,16 @@ export function packArrays(
  * group that did not fit stays rejected until the next bin, so each scan
  * resumes after the last rejection. A packing costs O(bins × groups), not
  * O(items² × bins); groups need not be maximal (a job's tasks are one).
+ *
+ * A bin that starts with the same free capacity as the one before it, when
+ * no group ran out in that bin and none runs out in this one, is packed
+ * exactly as that bin was (the lists, their heads and the free capacities
+ * go through the same states), so it is filled by repeating the previous
+ * bin's items without scanning the lists again.
+ *
+ * `out`, when given with room for every item, receives the placement (the
+ * result is `out` or its start): a caller running many packings can reuse
+ * its buffers. Its contents are undefined when the packing fails.
  */
 export function packGroups(
   cpu: ArrayLike<number>,
@@ -143,6 +153,7 @@ export function packGroups(
   binCount: number,
   variant: McbVariant = 8,
   preload?: { cpu: ArrayLike<number>; mem: ArrayLike<number> },
+  out?: Int32Array,
 ): Int32Array | null {
   const groups = cpu.length;
   // start[g]: first item of group g; start[groups]: number of items.
@@ -150,7 +161,7 @@ export function packGroups(
   for (let g = 0; g < groups; g++) start[g + 1] = start[g] + count[g];
   const n = start[groups];
   // Only returned when every item is placed, so every entry is written.
-  const placement = new Int32Array(n);
+  const placement = out === undefined || out.length < n ? new Int32Array(n) : out.length === n ? out : out.subarray(0, n);
   if (n === 0) return placement;
   if (binCount <= 0) return null;
   const eps = CAPACITY_EPSILON;
@@ -184,10 +195,44 @@ export function packGroups(
   // Next unplaced item of each group.
   const nextItem = start.slice(0, groups);
   let remaining = n;
+  // The previous bin's items: groups patGroup[0 .. patLen-1] in the order first
+  // used, patUse[g] items of group g; repeatable when no group ran out in it.
+  const patGroup = new Int32Array(groups);
+  const patUse = new Int32Array(groups);
+  let patLen = 0;
+  let patRepeatable = false;
+  let patFreeCpu = NaN;
+  let patFreeMem = NaN;
 
   for (let bin = 0; bin < binCount && remaining > 0; bin++) {
     let freeCpu = 1 - (preload ? preload.cpu[bin] : 0);
     let freeMem = 1 - (preload ? preload.mem[bin] : 0);
+    if (patRepeatable && freeCpu === patFreeCpu && freeMem === patFreeMem) {
+      // Same start as the previous bin: it is packed the same way if no group runs out here.
+      let repeat = true;
+      for (let k = 0; k < patLen; k++) {
+        const g = patGroup[k];
+        if (start[g + 1] - nextItem[g] <= patUse[g]) {
+          repeat = false;
+          break;
+        }
+      }
+      if (repeat) {
+        for (let k = 0; k < patLen; k++) {
+          const g = patGroup[k];
+          const to = nextItem[g] + patUse[g];
+          for (let i = nextItem[g]; i < to; i++) placement[i] = bin;
+          nextItem[g] = to;
+          remaining -= patUse[g];
+        }
+        continue;
+      }
+    }
+    for (let k = 0; k < patLen; k++) patUse[patGroup[k]] = 0;
+    patLen = 0;
+    patRepeatable = true;
+    patFreeCpu = freeCpu;
+    patFreeMem = freeMem;
     // Last group of each list found not to fit this bin (-1: none yet).
     let rejectedC = -1;
     let rejectedM = -1;
@@ -219,6 +264,7 @@ export function packGroups(
         else rejectedM = prev;
         if (found >= 0 && nextItem[found] + 1 === start[found + 1]) {
           // Last item of the group: unlink it.
+          patRepeatable = false;
           if (prev < 0) {
             if (useCpu) headC = next[found];
             else headM = next[found];
@@ -226,6 +272,7 @@ export function packGroups(
         }
       }
       if (found < 0) break;
+      if (patUse[found]++ === 0) patGroup[patLen++] = found;
       placement[nextItem[found]++] = bin;
       freeCpu -= cpu[found];
       freeMem -= mem[found];
