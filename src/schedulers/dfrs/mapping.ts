@@ -8,7 +8,7 @@
  * which jobs are offered to it, which tasks keep their node (minvt/minft) and
  * which jobs are dropped when nothing fits.
  */
-import { CAPACITY_EPSILON, McbVariant, maximizeMinYield, packArrays, YieldTask } from '../packing';
+import { CAPACITY_EPSILON, McbVariant, maximizeMinYieldOfJobs, packArrays, YieldJob } from '../packing';
 import { yieldForInverseStretch } from './allocation';
 import { InputError } from '../../util/errors';
 import { InvariantError } from '../../util/invariants';
@@ -225,6 +225,13 @@ export interface GlobalMappingResult {
   level: number;
 }
 
+/** Whether a running job's nodes are `placement[from ..]` (then its array is kept: nothing changes it). */
+function sameNodes(nodes: Int32Array | null, placement: Int32Array, from: number): boolean {
+  if (!nodes) return false;
+  for (let k = 0; k < nodes.length; k++) if (nodes[k] !== placement[from + k]) return false;
+  return true;
+}
+
 function bySubmission(jobs: ActiveJob[]): ActiveJob[] {
   return jobs.sort((a, b) => a.order - b.order);
 }
@@ -344,8 +351,9 @@ function longestMemoryFeasiblePrefix(sorted: readonly ActiveJob[], pinned: (j: A
 /**
  * MCB8 (section 4.3): map all jobs in the system from scratch by vector
  * packing with a binary search on the common yield (the shared
- * `maximizeMinYield`); jobs are listed by decreasing priority and, when no
- * yield fits, the lowest-priority job is dropped and the search repeated.
+ * `maximizeMinYield`, in its job-level form `maximizeMinYieldOfJobs`); jobs
+ * are listed by decreasing priority and, when no yield fits, the
+ * lowest-priority job is dropped and the search repeated.
  * With minvt/minft, running jobs under the bound that stay keep their nodes.
  */
 export function mcb8Mapping(jobs: readonly ActiveJob[], options: GlobalMappingOptions): GlobalMappingResult {
@@ -360,23 +368,15 @@ export function mcb8Mapping(jobs: readonly ActiveJob[], options: GlobalMappingOp
     // the same order"; listing by priority, which changes all the time, would
     // reshuffle equal-sized jobs at every call and cause needless migrations).
     const kept = bySubmission(sorted.slice(0, keep));
-    const tasks: YieldTask[] = [];
-    const fixed: number[] = [];
-    kept.forEach((j, idx) => {
-      const pin = pinned(j);
-      const task: YieldTask = { job: idx, cpuNeed: j.need, mem: j.mem }; // read-only, shared by the job's tasks
-      for (let t = 0; t < j.tasks; t++) {
-        tasks.push(task);
-        fixed.push(pin ? (j.nodes as Int32Array)[t] : -1);
-      }
-    });
-    const res = maximizeMinYield(tasks, nodeCount, { variant: options.variant ?? 8, tolerance: options.tolerance ?? 0.01, fixedHost: fixed });
+    // The jobs' tasks one after the other, a pinned job's on its nodes.
+    const yieldJobs: YieldJob[] = kept.map((j) => ({ tasks: j.tasks, cpuNeed: j.need, mem: j.mem, hosts: pinned(j) ? j.nodes : null }));
+    const res = maximizeMinYieldOfJobs(yieldJobs, nodeCount, { variant: options.variant ?? 8, tolerance: options.tolerance ?? 0.01 });
     if (!res) continue;
     const mapping = new Map<ActiveJob, Int32Array>();
-    const placement = Int32Array.from(res.placement);
+    const placement = res.placement;
     let t = 0;
     for (const j of kept) {
-      mapping.set(j, placement.slice(t, t + j.tasks));
+      mapping.set(j, sameNodes(j.nodes, placement, t) ? (j.nodes as Int32Array) : placement.slice(t, t + j.tasks));
       t += j.tasks;
     }
     return { mapping, considered: jobs.length, dropped, level: res.yield };
