@@ -101,24 +101,35 @@ export function maxMinYields(jobs: readonly MappedJob[], nodeCount: number): Flo
   const y = new Float64Array(n);
   if (n === 0) return y;
   const { start, job: entryJob, coef } = nodeCoefficientArrays(jobs, nodeCount);
-  const cap = jobs.map((j) => j.maxYield ?? 1);
+  const cap = new Float64Array(n);
   const residual = new Float64Array(nodeCount).fill(1);
   const active = new Uint8Array(n);
+  // The unfrozen jobs, and the nodes that still carry one ("live": demand > 0).
+  // A node with no unfrozen job neither limits the increment nor changes (its
+  // residual would drop by 0 × delta), and never has one again, so each round
+  // only goes through the unfrozen jobs and the live nodes.
+  const activeJobs = new Int32Array(n);
   let activeCount = 0;
   for (let j = 0; j < n; j++) {
+    cap[j] = jobs[j].maxYield ?? 1;
     if (jobs[j].need <= 0 || jobs[j].nodes.length === 0) y[j] = cap[j]; // uses no CPU: nothing limits it
     else {
       active[j] = 1;
-      activeCount++;
+      activeJobs[activeCount++] = j;
     }
   }
   const demand = new Float64Array(nodeCount);
   // A node's demand only changes when one of its jobs is frozen: recompute those.
   const dirty = new Uint8Array(nodeCount).fill(1);
+  const live = new Int32Array(nodeCount);
+  let liveCount = nodeCount;
+  for (let i = 0; i < nodeCount; i++) live[i] = i;
   while (activeCount > 0) {
     // Largest common increment allowed by every node and every job cap.
     let delta = Infinity;
-    for (let i = 0; i < nodeCount; i++) {
+    let stillLive = 0;
+    for (let l = 0; l < liveCount; l++) {
+      const i = live[l];
       if (dirty[i]) {
         let a = 0;
         for (let e = start[i]; e < start[i + 1]; e++) if (active[entryJob[e]]) a += coef[e];
@@ -126,12 +137,22 @@ export function maxMinYields(jobs: readonly MappedJob[], nodeCount: number): Flo
         dirty[i] = 0;
       }
       const a = demand[i];
-      if (a > 0) delta = Math.min(delta, Math.max(0, residual[i]) / a);
+      if (a > 0) {
+        delta = Math.min(delta, Math.max(0, residual[i]) / a);
+        live[stillLive++] = i;
+      }
     }
-    for (let j = 0; j < n; j++) if (active[j]) delta = Math.min(delta, cap[j] - y[j]);
+    liveCount = stillLive;
+    for (let k = 0; k < activeCount; k++) {
+      const j = activeJobs[k];
+      delta = Math.min(delta, cap[j] - y[j]);
+    }
     if (!Number.isFinite(delta)) break;
-    for (let j = 0; j < n; j++) if (active[j]) y[j] += delta;
-    for (let i = 0; i < nodeCount; i++) residual[i] -= demand[i] * delta;
+    for (let k = 0; k < activeCount; k++) y[activeJobs[k]] += delta;
+    for (let l = 0; l < liveCount; l++) {
+      const i = live[l];
+      residual[i] -= demand[i] * delta;
+    }
     // Freeze jobs at their cap and jobs touching a saturated node.
     let frozen = 0;
     const freeze = (j: number) => {
@@ -140,19 +161,23 @@ export function maxMinYields(jobs: readonly MappedJob[], nodeCount: number): Flo
       const nodes = jobs[j].nodes;
       for (let k = 0; k < nodes.length; k++) dirty[nodes[k]] = 1;
     };
-    for (let j = 0; j < n; j++) {
-      if (active[j] && y[j] >= cap[j] - 1e-12) {
+    for (let k = 0; k < activeCount; k++) {
+      const j = activeJobs[k];
+      if (y[j] >= cap[j] - 1e-12) {
         y[j] = cap[j];
         freeze(j);
       }
     }
-    for (let i = 0; i < nodeCount; i++) {
-      if (demand[i] > 0 && residual[i] <= 1e-12) {
+    for (let l = 0; l < liveCount; l++) {
+      const i = live[l];
+      if (residual[i] <= 1e-12) {
         for (let e = start[i]; e < start[i + 1]; e++) if (active[entryJob[e]]) freeze(entryJob[e]);
       }
     }
-    activeCount -= frozen;
     if (frozen === 0) break; // cannot happen in exact arithmetic; guards against float stalls
+    let stillActive = 0;
+    for (let k = 0; k < activeCount; k++) if (active[activeJobs[k]]) activeJobs[stillActive++] = activeJobs[k];
+    activeCount = stillActive;
   }
   return y;
 }
