@@ -373,15 +373,25 @@ export class DfrsState {
   }
 }
 
+/** tasksMoved's count per node, all zero between calls. */
+let moveCount = new Int32Array(256);
+
 /**
  * Number of tasks that must move to go from one placement of a job to
  * another: tasks are identical, so only the multiset of nodes matters.
  */
 export function tasksMoved(before: ArrayLike<number>, after: ArrayLike<number>): number {
-  // Node indices are small: count in an array rather than a Map.
+  // The same nodes in the same order (the mappers keep a job's array when nothing moves): none.
+  if (before.length === after.length) {
+    let k = 0;
+    while (k < before.length && before[k] === after[k]) k++;
+    if (k === before.length) return 0;
+  }
+  // Node indices are small: count in an array rather than a Map (one scratch array, left zeroed).
   let top = 0;
   for (let k = 0; k < before.length; k++) if (before[k] > top) top = before[k];
-  const count = new Int32Array(top + 1);
+  if (moveCount.length <= top) moveCount = new Int32Array(Math.max(top + 1, 2 * moveCount.length));
+  const count = moveCount;
   for (let k = 0; k < before.length; k++) count[before[k]]++;
   let kept = 0;
   for (let k = 0; k < after.length; k++) {
@@ -391,5 +401,6 @@ export function tasksMoved(before: ArrayLike<number>, after: ArrayLike<number>):
       count[n]--;
     }
   }
+  for (let k = 0; k < before.length; k++) count[before[k]] = 0;
   return after.length - kept;
 }
