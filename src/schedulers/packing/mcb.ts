@@ -123,6 +123,60 @@ export function packArrays(
   return packGroups(gCpu, gMem, gCount, binCount, variant, preload);
 }
 
+/** packGroups' working arrays, reused from call to call (it calls no user code, so it is never re-entered). */
+interface PackWorkspace {
+  start: Int32Array;
+  keys: Float64Array;
+  cpuList: Int32Array;
+  memList: Int32Array;
+  next: Int32Array;
+  nextItem: Int32Array;
+  patGroup: Int32Array;
+  patUse: Int32Array;
+}
+let packWorkspace: PackWorkspace | undefined;
+
+function workspace(groups: number): PackWorkspace {
+  if (packWorkspace === undefined || packWorkspace.start.length < groups + 1) {
+    const size = Math.max(groups + 1, 2 * (packWorkspace?.start.length ?? 32));
+    packWorkspace = {
+      start: new Int32Array(size),
+      keys: new Float64Array(size),
+      cpuList: new Int32Array(size),
+      memList: new Int32Array(size),
+      next: new Int32Array(size),
+      nextItem: new Int32Array(size),
+      patGroup: new Int32Array(size),
+      patUse: new Int32Array(size),
+    };
+  }
+  return packWorkspace;
+}
+
+/**
+ * Sort `list[0 .. length-1]` (group indices) by ascending key, ties by
+ * index. Keys are never NaN and equal infinities tie, so this is a strict
+ * total order and every correct sort gives the same list: insertion sort
+ * for short lists, Array.prototype.sort otherwise.
+ */
+function sortByKey(list: Int32Array, length: number, keys: Float64Array): void {
+  const before = (a: number, b: number) => (keys[a] - keys[b] || a - b) < 0;
+  if (length <= 32) {
+    for (let i = 1; i < length; i++) {
+      const g = list[i];
+      let k = i - 1;
+      while (k >= 0 && before(g, list[k])) {
+        list[k + 1] = list[k];
+        k--;
+      }
+      list[k + 1] = g;
+    }
+    return;
+  }
+  const sorted = Array.from(list.subarray(0, length)).sort((a, b) => keys[a] - keys[b] || a - b);
+  list.set(sorted);
+}
+
 /**
  * The packer on groups of equal items: group g is `count[g]` items of size
  * (`cpu[g]`, `mem[g]`), items numbered group after group. Returns the bin of
@@ -156,8 +210,10 @@ export function packGroups(
   out?: Int32Array,
 ): Int32Array | null {
   const groups = cpu.length;
+  const w = workspace(groups);
   // start[g]: first item of group g; start[groups]: number of items.
-  const start = new Int32Array(groups + 1);
+  const start = w.start;
+  start[0] = 0;
   for (let g = 0; g < groups; g++) start[g + 1] = start[g] + count[g];
   const n = start[groups];
   // Only returned when every item is placed, so every entry is written.
@@ -171,34 +227,38 @@ export function packGroups(
 
   // Build and sort the two lists (ties keep input order, so identical tasks
   // of one job stay together, as in DFRS's job lists).
-  const keys = new Float64Array(groups);
-  const cpuList: number[] = [];
-  const memList: number[] = [];
+  const keys = w.keys;
+  const cpuList = w.cpuList;
+  const memList = w.memList;
+  let cpuCount = 0;
+  let memCount = 0;
   for (let g = 0; g < groups; g++) {
     if (count[g] === 0) continue;
     keys[g] = mcbSortKey(variant, cpu[g], mem[g]);
     // Ties cpu == mem go to the memory-intensive list (memory is the hard constraint).
-    if (cpu[g] > mem[g]) cpuList.push(g);
-    else memList.push(g);
+    if (cpu[g] > mem[g]) cpuList[cpuCount++] = g;
+    else memList[memCount++] = g;
   }
-  const byKey = (a: number, b: number) => keys[a] - keys[b] || a - b;
-  cpuList.sort(byKey);
-  memList.sort(byKey);
+  sortByKey(cpuList, cpuCount, keys);
+  sortByKey(memList, memCount, keys);
 
   // Singly linked lists over groups so that removal during a scan is O(1).
   // next[g] = following group in g's list, -1 at the end. Heads: headC, headM.
-  const next = new Int32Array(groups).fill(-1);
-  for (let k = 0; k + 1 < cpuList.length; k++) next[cpuList[k]] = cpuList[k + 1];
-  for (let k = 0; k + 1 < memList.length; k++) next[memList[k]] = memList[k + 1];
-  let headC = cpuList.length > 0 ? cpuList[0] : -1;
-  let headM = memList.length > 0 ? memList[0] : -1;
+  const next = w.next;
+  next.fill(-1, 0, groups);
+  for (let k = 0; k + 1 < cpuCount; k++) next[cpuList[k]] = cpuList[k + 1];
+  for (let k = 0; k + 1 < memCount; k++) next[memList[k]] = memList[k + 1];
+  let headC = cpuCount > 0 ? cpuList[0] : -1;
+  let headM = memCount > 0 ? memList[0] : -1;
   // Next unplaced item of each group.
-  const nextItem = start.slice(0, groups);
+  const nextItem = w.nextItem;
+  nextItem.set(start.subarray(0, groups));
   let remaining = n;
   // The previous bin's items: groups patGroup[0 .. patLen-1] in the order first
   // used, patUse[g] items of group g; repeatable when no group ran out in it.
-  const patGroup = new Int32Array(groups);
-  const patUse = new Int32Array(groups);
+  const patGroup = w.patGroup;
+  const patUse = w.patUse;
+  patUse.fill(0, 0, groups);
   let patLen = 0;
   let patRepeatable = false;
   let patFreeCpu = NaN;
