@@ -8,7 +8,7 @@
  * which jobs are offered to it, which tasks keep their node (minvt/minft) and
  * which jobs are dropped when nothing fits.
  */
-import { CAPACITY_EPSILON, McbVariant, maximizeMinYieldOfJobs, packArrays, YieldJob } from '../packing';
+import { CAPACITY_EPSILON, McbVariant, maximizeMinYieldOfJobs, packArrays, packGroups, YieldJob } from '../packing';
 import { yieldForInverseStretch } from './allocation';
 import { InputError } from '../../util/errors';
 import { InvariantError } from '../../util/invariants';
@@ -291,30 +291,40 @@ function selectJobs(jobs: readonly ActiveJob[], options: GlobalMappingOptions): 
  */
 function longestMemoryFeasiblePrefix(sorted: readonly ActiveJob[], pinned: (j: ActiveJob) => boolean, nodeCount: number): number {
   const n = sorted.length;
-  // Free tasks in priority order; freeEnd[k] = number of free tasks among the first k jobs.
-  const freeEnd = new Int32Array(n + 1);
+  const isPinned = new Uint8Array(n);
   let totalFree = 0;
   for (let i = 0; i < n; i++) {
-    if (!pinned(sorted[i])) totalFree += sorted[i].tasks;
-    freeEnd[i + 1] = totalFree;
+    if (pinned(sorted[i])) isPinned[i] = 1;
+    else totalFree += sorted[i].tasks;
   }
-  const mem = new Float64Array(totalFree);
-  const cpu = new Float64Array(totalFree); // all zero: memory-only packing
-  for (let i = 0, t = 0; i < n; i++) {
-    const j = sorted[i];
-    if (!pinned(j)) for (let k = 0; k < j.tasks; k++) mem[t++] = j.mem;
-  }
+  // The free tasks of a prefix as groups of equal tasks, as packArrays would
+  // form them from the tasks listed one by one: consecutive free jobs with the
+  // same memory are one group (CPU requirement 0: memory-only packing).
+  const gMem = new Float64Array(n);
+  const gCount = new Int32Array(n);
+  const cpu = new Float64Array(n);
+  const placement = new Int32Array(totalFree);
   const preMem = new Float64Array(nodeCount);
   const preCpu = new Float64Array(nodeCount);
+  const preload = { cpu: preCpu, mem: preMem };
   const fits = (k: number): boolean => {
     preMem.fill(0);
     for (let i = 0; i < k; i++) {
       const j = sorted[i];
-      if (pinned(j)) for (let t = 0; t < j.tasks; t++) preMem[(j.nodes as Int32Array)[t]] += j.mem;
+      if (isPinned[i]) for (let t = 0; t < j.tasks; t++) preMem[(j.nodes as Int32Array)[t]] += j.mem;
     }
     for (let i = 0; i < nodeCount; i++) if (preMem[i] > 1 + EPS) return false;
-    const m = freeEnd[k];
-    return packArrays(cpu.subarray(0, m), mem.subarray(0, m), nodeCount, 8, { cpu: preCpu, mem: preMem }) !== null;
+    let groups = 0;
+    for (let i = 0; i < k; i++) {
+      const j = sorted[i];
+      if (isPinned[i] || j.tasks === 0) continue;
+      if (groups > 0 && gMem[groups - 1] === j.mem) gCount[groups - 1] += j.tasks;
+      else {
+        gMem[groups] = j.mem;
+        gCount[groups++] = j.tasks;
+      }
+    }
+    return packGroups(cpu.subarray(0, groups), gMem.subarray(0, groups), gCount.subarray(0, groups), nodeCount, 8, preload, placement) !== null;
   };
   // Necessary condition: total memory of the prefix at most the number of nodes.
   let upper = 0;
