@@ -70,6 +70,21 @@ function addTasks(u: NodeUsage, j: ActiveJob, nodes: ArrayLike<number>, sign: 1 
   }
 }
 
+/**
+ * How many tasks of memory `mem` (> 0) fit in the free memory of the nodes:
+ * the count `fitsInMemory` compares with the number of tasks (there it stops
+ * once it has enough), so `fitsInMemory(tasks, mem, memUsed)` is
+ * `memoryRoom(mem, memUsed) >= tasks`.
+ */
+export function memoryRoom(mem: number, memUsed: ArrayLike<number>): number {
+  let room = 0;
+  for (let i = 0; i < memUsed.length; i++) {
+    const free = 1 - memUsed[i];
+    if (free + EPS >= mem) room += Math.floor((free + EPS) / mem);
+  }
+  return room;
+}
+
 /** Can all tasks of a job fit in memory given the memory already used per node? */
 export function fitsInMemory(tasks: number, mem: number, memUsed: ArrayLike<number>): boolean {
   let room = 0;
