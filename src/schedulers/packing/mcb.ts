@@ -263,6 +263,21 @@ export function packGroups(
   let patRepeatable = false;
   let patFreeCpu = NaN;
   let patFreeMem = NaN;
+  // Smallest CPU and memory sizes in each list (not above them: a group's
+  // removal may leave them smaller than the true minimum until recomputed).
+  // When one of them exceeds the bin's free capacity, no group of that list
+  // fits: a scan would reject them all, so the list is done for this bin.
+  const listMin = (head: number): [number, number] => {
+    let c = Infinity;
+    let m = Infinity;
+    for (let g = head; g >= 0; g = next[g]) {
+      if (cpu[g] < c) c = cpu[g];
+      if (mem[g] < m) m = mem[g];
+    }
+    return [c, m];
+  };
+  let [minCpuC, minMemC] = listMin(headC);
+  let [minCpuM, minMemM] = listMin(headM);
 
   for (let bin = 0; bin < binCount && remaining > 0; bin++) {
     let freeCpu = 1 - (preload ? preload.cpu[bin] : 0);
@@ -293,9 +308,12 @@ export function packGroups(
     patRepeatable = true;
     patFreeCpu = freeCpu;
     patFreeMem = freeMem;
-    // Last group of each list found not to fit this bin (-1: none yet).
+    // Last group of each list found not to fit this bin (-1: none yet), and
+    // whether the whole list is known not to fit what is left of it.
     let rejectedC = -1;
     let rejectedM = -1;
+    let doneC = false;
+    let doneM = false;
     for (;;) {
       // Which list to scan first: the one that goes against the imbalance. On a
       // tie (e.g. an empty bin) take the list whose head comes first in the
@@ -310,6 +328,12 @@ export function packGroups(
       let found = -1;
       for (let pass = 0; pass < 2 && found < 0; pass++) {
         const useCpu = pass === 0 ? cpuFirst : !cpuFirst;
+        if (useCpu ? doneC : doneM) continue;
+        if (useCpu ? minCpuC > freeCpu + eps || minMemC > freeMem + eps : minCpuM > freeCpu + eps || minMemM > freeMem + eps) {
+          if (useCpu) doneC = true;
+          else doneM = true;
+          continue;
+        }
         let prev = useCpu ? rejectedC : rejectedM;
         let g = prev < 0 ? (useCpu ? headC : headM) : next[prev];
         while (g >= 0) {
@@ -329,6 +353,8 @@ export function packGroups(
             if (useCpu) headC = next[found];
             else headM = next[found];
           } else next[prev] = next[found];
+          if (useCpu) [minCpuC, minMemC] = listMin(headC);
+          else [minCpuM, minMemM] = listMin(headM);
         }
       }
       if (found < 0) break;
