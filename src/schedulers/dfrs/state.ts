@@ -57,8 +57,11 @@ export class DfrsState {
   readonly active = new Set<SimJob>();
   /** The running subset of `active`. */
   readonly running = new Set<SimJob>();
-  /** Memory and CPU load per node of the running jobs. */
-  usage: NodeUsage;
+  /** Memory and CPU load per node of the running jobs, computed when first asked for after they change. */
+  get usage(): NodeUsage {
+    return (this.usageNow ??= usageOf(this.running, this.nodes));
+  }
+  private usageNow: NodeUsage | undefined;
   /** Integral of CPU allocated outside penalties, and under them, node-seconds. */
   usefulCpu = 0;
   penaltyCpu = 0;
@@ -113,7 +116,6 @@ export class DfrsState {
       tasksMigrated: 0,
       penaltySeconds: 0,
     }));
-    this.usage = usageOf([], this.nodes);
     this.last = order.length > 0 ? order[0].submit : 0;
   }
 
@@ -186,7 +188,7 @@ export class DfrsState {
         this.emit(j, t, j.start === t && j.preemptions === 0 ? 'start' : 'resume');
       }
     }
-    this.usage = usageOf(this.running, this.nodes);
+    this.usageNow = undefined;
   }
 
   /** A moved job (`resumed` false) or a resumed one pays the penalty, as `penaltyModel` says. */
@@ -247,7 +249,7 @@ export class DfrsState {
         this.emit(j, t, 'complete');
       }
     }
-    if (finished > 0) this.usage = usageOf(this.running, this.nodes);
+    if (finished > 0) this.usageNow = undefined;
     return finished;
   }
 
