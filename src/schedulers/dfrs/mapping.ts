@@ -105,6 +105,7 @@ export function fitsInMemory(tasks: number, mem: number, memUsed: ArrayLike<numb
 export function greedyPlace(job: ActiveJob, usage: NodeUsage): Int32Array | null {
   if (!fitsInMemory(job.tasks, job.mem, usage.mem)) return null;
   const n = usage.mem.length;
+  if (job.tasks >= 4) return greedyPlaceByHeap(job, usage);
   const nodes = new Int32Array(job.tasks);
   for (let k = 0; k < job.tasks; k++) {
     let best = -1;
@@ -119,6 +120,51 @@ export function greedyPlace(job: ActiveJob, usage: NodeUsage): Int32Array | null
     nodes[k] = best;
     usage.mem[best] += job.mem;
     usage.load[best] += job.need;
+  }
+  return nodes;
+}
+
+/**
+ * greedyPlace for a job of several tasks (after its memory check): the same
+ * choices, from a binary heap of the nodes with room for a task, ordered by
+ * load then index (the node the scan picks: the first of the least loaded).
+ * Placing a task only changes its node, which moves down the heap or leaves
+ * it when its memory is full: O(nodes + tasks × log nodes) instead of
+ * O(tasks × nodes).
+ */
+function greedyPlaceByHeap(job: ActiveJob, usage: NodeUsage): Int32Array | null {
+  const { mem, load } = usage;
+  const n = mem.length;
+  const nodes = new Int32Array(job.tasks);
+  const heap = new Int32Array(n);
+  let size = 0;
+  for (let i = 0; i < n; i++) if (mem[i] + job.mem <= 1 + EPS) heap[size++] = i;
+  const before = (a: number, b: number) => load[a] < load[b] || (!(load[b] < load[a]) && a < b);
+  const down = (p: number) => {
+    const x = heap[p];
+    for (;;) {
+      let c = 2 * p + 1;
+      if (c >= size) break;
+      if (c + 1 < size && before(heap[c + 1], heap[c])) c++;
+      if (!before(heap[c], x)) break;
+      heap[p] = heap[c];
+      p = c;
+    }
+    heap[p] = x;
+  };
+  for (let p = (size >> 1) - 1; p >= 0; p--) down(p);
+  for (let k = 0; k < job.tasks; k++) {
+    if (size === 0) {
+      // Unreachable after fitsInMemory; undo to keep the contract anyway.
+      addTasks(usage, job, nodes.subarray(0, k), -1);
+      return null;
+    }
+    const best = heap[0];
+    nodes[k] = best;
+    mem[best] += job.mem;
+    load[best] += job.need;
+    if (!(mem[best] + job.mem <= 1 + EPS)) heap[0] = heap[--size];
+    down(0);
   }
   return nodes;
 }
