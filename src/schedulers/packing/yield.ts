@@ -194,22 +194,48 @@ interface YieldSearchInput {
 }
 
 /**
+ * Working arrays of the yield search, reused from call to call (the search
+ * calls no user code, so it is never re-entered): typed arrays of a few
+ * hundred entries cost more to allocate than a packing of them.
+ */
+const work: Record<'cpu' | 'preCpu' | 'pinnedNeed' | 'pinnedMem' | 'load', Float64Array> & Record<'placementA' | 'placementB', Int32Array> = {
+  cpu: new Float64Array(0),
+  preCpu: new Float64Array(0),
+  placementA: new Int32Array(0),
+  placementB: new Int32Array(0),
+  pinnedNeed: new Float64Array(0),
+  pinnedMem: new Float64Array(0),
+  load: new Float64Array(0),
+};
+
+/** `a` if it has `size` entries or more, else a larger array (contents not kept). */
+function grownFloat(a: Float64Array, size: number): Float64Array {
+  return a.length >= size ? a : new Float64Array(Math.max(size, 2 * a.length));
+}
+function grownInt(a: Int32Array, size: number): Int32Array {
+  return a.length >= size ? a : new Int32Array(Math.max(size, 2 * a.length));
+}
+
+/**
  * The binary search of `maximizeMinYield`: the best packing of the free
- * tasks' groups (the bin of each free task, in order), the yield it was found
- * at and the number of packings tried; null when even y = 0 does not pack.
+ * tasks' groups (the bin of each free task, in order; a working array, valid
+ * until the next search), the yield it was found at and the number of
+ * packings tried; null when even y = 0 does not pack. `pinnedNeed` and
+ * `pinnedMem` may be longer than `hosts`.
  */
 function searchYield(input: YieldSearchInput, variant: McbVariant, tolerance: number, probeUpperBound: boolean): { best: Int32Array; bestY: number; packings: number } | null {
   const { gNeed, gMem, gCount, pinnedNeed, pinnedMem, hosts, ub } = input;
   let maxPinnedNeed = 0;
   for (let h = 0; h < hosts; h++) if (pinnedNeed[h] > maxPinnedNeed) maxPinnedNeed = pinnedNeed[h];
-  const cpu = new Float64Array(gNeed.length);
-  const preCpu = new Float64Array(hosts);
+  // packGroups takes the number of groups from the length of its CPU sizes.
+  const cpu = (work.cpu = grownFloat(work.cpu, gNeed.length)).subarray(0, gNeed.length);
+  const preCpu = (work.preCpu = grownFloat(work.preCpu, hosts));
   const preload = { cpu: preCpu, mem: pinnedMem };
   let packings = 0;
   // Two placement buffers: a probe writes into `scratch`; when it succeeds,
   // that buffer holds the best packing so far and the other one becomes scratch.
-  let scratch = new Int32Array(input.freeTasks);
-  let spare = new Int32Array(input.freeTasks);
+  let scratch = (work.placementA = grownInt(work.placementA, input.freeTasks));
+  let spare = (work.placementB = grownInt(work.placementB, input.freeTasks));
 
   const tryYield = (y: number): Int32Array | null => {
     if (y * maxPinnedNeed > 1 + CAPACITY_EPSILON) return null;
@@ -292,8 +318,10 @@ export function maximizeMinYieldOfJobs(jobs: readonly YieldJob[], hosts: number,
 
   // Pinned load per host and the upper bound, summed task by task in task order;
   // free tasks as groups of equal consecutive tasks.
-  const pinnedNeed = new Float64Array(hosts);
-  const pinnedMem = new Float64Array(hosts);
+  const pinnedNeed = (work.pinnedNeed = grownFloat(work.pinnedNeed, hosts));
+  const pinnedMem = (work.pinnedMem = grownFloat(work.pinnedMem, hosts));
+  pinnedNeed.fill(0, 0, hosts);
+  pinnedMem.fill(0, 0, hosts);
   const gNeed: number[] = [];
   const gMem: number[] = [];
   const gCount: number[] = [];
@@ -331,7 +359,8 @@ export function maximizeMinYieldOfJobs(jobs: readonly YieldJob[], hosts: number,
 
   // Every task's host, and the load per host summed in task order (placementMinYield).
   const placement = new Int32Array(n);
-  const load = new Float64Array(hosts);
+  const load = (work.load = grownFloat(work.load, hosts));
+  load.fill(0, 0, hosts);
   let maxLoad = 0;
   for (let i = 0, t = 0, f = 0; i < jobs.length; i++) {
     const { tasks, cpuNeed, hosts: on } = jobs[i];
