@@ -340,6 +340,37 @@ function selectJobs(jobs: readonly ActiveJob[], options: GlobalMappingOptions): 
 }
 
 /**
+ * longestMemoryFeasiblePrefix's working arrays, reused from call to call (it
+ * calls no user code); `cpu` and `preCpu` stay all zero (memory-only packing).
+ */
+let prefixWork: Record<'gMem' | 'cpu' | 'preMem' | 'preCpu', Float64Array> & Record<'gCount' | 'placement', Int32Array> = {
+  gMem: new Float64Array(0),
+  cpu: new Float64Array(0),
+  preMem: new Float64Array(0),
+  preCpu: new Float64Array(0),
+  gCount: new Int32Array(0),
+  placement: new Int32Array(0),
+};
+
+function prefixWorkspace(jobs: number, tasks: number, nodeCount: number) {
+  const w = prefixWork;
+  if (w.gMem.length < jobs || w.placement.length < tasks || w.preMem.length < nodeCount) {
+    const j = Math.max(jobs, 2 * w.gMem.length);
+    const t = Math.max(tasks, 2 * w.placement.length);
+    const m = Math.max(nodeCount, w.preMem.length);
+    prefixWork = {
+      gMem: new Float64Array(j),
+      cpu: new Float64Array(j),
+      gCount: new Int32Array(j),
+      placement: new Int32Array(t),
+      preMem: new Float64Array(m),
+      preCpu: new Float64Array(m),
+    };
+  }
+  return prefixWork;
+}
+
+/**
  * Drop lowest-priority jobs until the memory-only packing (CPU requirement 0,
  * i.e. "some yield") of the remaining prefix succeeds. Returns the prefix length.
  *
@@ -361,15 +392,11 @@ function longestMemoryFeasiblePrefix(sorted: readonly ActiveJob[], pinned: (j: A
   // The free tasks of a prefix as groups of equal tasks, as packArrays would
   // form them from the tasks listed one by one: consecutive free jobs with the
   // same memory are one group (CPU requirement 0: memory-only packing).
-  const gMem = new Float64Array(n);
-  const gCount = new Int32Array(n);
-  const cpu = new Float64Array(n);
-  const placement = new Int32Array(totalFree);
-  const preMem = new Float64Array(nodeCount);
-  const preCpu = new Float64Array(nodeCount);
-  const preload = { cpu: preCpu, mem: preMem };
+  const w = prefixWorkspace(n, totalFree, nodeCount);
+  const { gMem, gCount, cpu, placement, preMem } = w;
+  const preload = { cpu: w.preCpu, mem: preMem };
   const fits = (k: number): boolean => {
-    preMem.fill(0);
+    preMem.fill(0, 0, nodeCount);
     for (let i = 0; i < k; i++) {
       const j = sorted[i];
       if (isPinned[i]) for (let t = 0; t < j.tasks; t++) preMem[(j.nodes as Int32Array)[t]] += j.mem;
