@@ -293,13 +293,28 @@ export function packGroups(
         }
       }
       if (repeat) {
+        // So are the bins after it, as long as no group runs out (group g can
+        // fill floor((left - 1) / use) bins with some left over) and they start
+        // like it too.
+        let times = binCount - bin;
         for (let k = 0; k < patLen; k++) {
           const g = patGroup[k];
-          const to = nextItem[g] + patUse[g];
-          for (let i = nextItem[g]; i < to; i++) placement[i] = bin;
-          nextItem[g] = to;
-          remaining -= patUse[g];
+          times = Math.min(times, Math.floor((start[g + 1] - nextItem[g] - 1) / patUse[g]));
         }
+        if (preload) {
+          let t = 1;
+          while (t < times && 1 - preload.cpu[bin + t] === patFreeCpu && 1 - preload.mem[bin + t] === patFreeMem) t++;
+          times = t;
+        }
+        for (let k = 0; k < patLen; k++) {
+          const g = patGroup[k];
+          const use = patUse[g];
+          let i = nextItem[g];
+          for (let t = 0; t < times; t++) for (const to = i + use; i < to; i++) placement[i] = bin + t;
+          nextItem[g] = i;
+          remaining -= use * times;
+        }
+        bin += times - 1;
         continue;
       }
     }
