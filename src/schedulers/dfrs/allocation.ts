@@ -42,37 +42,85 @@ function nodeCoefficients(jobs: readonly MappedJob[], nodeCount: number): { job:
 }
 
 /**
+ * Working arrays of the opt=min loop, reused from call to call (maxMinYields
+ * calls no user code, so it is never re-entered); grown on demand.
+ */
+const scratch = {
+  start: new Int32Array(0),
+  lastJob: new Int32Array(0),
+  fill: new Int32Array(0),
+  job: new Int32Array(0),
+  coef: new Float64Array(0),
+  residual: new Float64Array(0),
+  demand: new Float64Array(0),
+  dirty: new Uint8Array(0),
+  live: new Int32Array(0),
+  cap: new Float64Array(0),
+  active: new Uint8Array(0),
+  activeJobs: new Int32Array(0),
+};
+
+function growScratch(nodeCount: number, jobCount: number): void {
+  if (scratch.start.length < nodeCount + 1) {
+    const size = Math.max(nodeCount + 1, 2 * scratch.start.length);
+    scratch.start = new Int32Array(size);
+    scratch.lastJob = new Int32Array(size);
+    scratch.fill = new Int32Array(size);
+    scratch.residual = new Float64Array(size);
+    scratch.demand = new Float64Array(size);
+    scratch.dirty = new Uint8Array(size);
+    scratch.live = new Int32Array(size);
+  }
+  if (scratch.cap.length < jobCount) {
+    const size = Math.max(jobCount, 2 * scratch.cap.length);
+    scratch.cap = new Float64Array(size);
+    scratch.active = new Uint8Array(size);
+    scratch.activeJobs = new Int32Array(size);
+  }
+}
+
+/**
  * `nodeCoefficients` as flat arrays (entries of node i at start[i] ..
- * start[i + 1] - 1, same order and sums), for the hot opt=min loop.
+ * start[i + 1] - 1, same order and sums), for the hot opt=min loop. The
+ * arrays are the shared scratch ones (call growScratch first): valid until
+ * the next call.
  */
 function nodeCoefficientArrays(jobs: readonly MappedJob[], nodeCount: number): { start: Int32Array; job: Int32Array; coef: Float64Array } {
-  const start = new Int32Array(nodeCount + 1);
-  const lastJob = new Int32Array(nodeCount).fill(-1);
-  jobs.forEach((j, idx) => {
-    for (let k = 0; k < j.nodes.length; k++) {
-      const n = j.nodes[k];
+  const { start, lastJob, fill } = scratch;
+  start.fill(0, 0, nodeCount + 1);
+  lastJob.fill(-1, 0, nodeCount);
+  for (let idx = 0; idx < jobs.length; idx++) {
+    const nodes = jobs[idx].nodes;
+    for (let k = 0; k < nodes.length; k++) {
+      const n = nodes[k];
       if (!(n >= 0 && n < nodeCount)) throw new InputError(`DFRS allocation: job #${idx}: task ${k} is on node ${n}, outside 0..${nodeCount - 1}`, { source: 'DFRS allocation', field: `jobs[${idx}].nodes[${k}]` });
       if (lastJob[n] !== idx) {
         lastJob[n] = idx;
         start[n + 1]++;
       }
     }
-  });
+  }
   for (let i = 0; i < nodeCount; i++) start[i + 1] += start[i];
-  const job = new Int32Array(start[nodeCount]);
-  const coef = new Float64Array(start[nodeCount]);
-  const fill = start.slice(0, nodeCount);
-  lastJob.fill(-1);
-  jobs.forEach((j, idx) => {
-    for (let k = 0; k < j.nodes.length; k++) {
-      const n = j.nodes[k];
+  const entries = start[nodeCount];
+  if (scratch.job.length < entries) {
+    const size = Math.max(entries, 2 * scratch.job.length);
+    scratch.job = new Int32Array(size);
+    scratch.coef = new Float64Array(size);
+  }
+  const { job, coef } = scratch;
+  fill.set(start.subarray(0, nodeCount));
+  lastJob.fill(-1, 0, nodeCount);
+  for (let idx = 0; idx < jobs.length; idx++) {
+    const { nodes, need } = jobs[idx];
+    for (let k = 0; k < nodes.length; k++) {
+      const n = nodes[k];
       if (lastJob[n] !== idx) {
         lastJob[n] = idx;
         job[fill[n]] = idx;
-        coef[fill[n]++] = j.need;
-      } else coef[fill[n] - 1] += j.need;
+        coef[fill[n]++] = need;
+      } else coef[fill[n] - 1] += need;
     }
-  });
+  }
   return { start, job, coef };
 }
 
@@ -100,25 +148,34 @@ export function maxMinYields(jobs: readonly MappedJob[], nodeCount: number): Flo
   const n = jobs.length;
   const y = new Float64Array(n);
   if (n === 0) return y;
+  growScratch(nodeCount, n);
   const { start, job: entryJob, coef } = nodeCoefficientArrays(jobs, nodeCount);
-  const cap = jobs.map((j) => j.maxYield ?? 1);
-  const residual = new Float64Array(nodeCount).fill(1);
-  const active = new Uint8Array(n);
+  const { cap, residual, active, activeJobs, demand, dirty, live } = scratch;
+  residual.fill(1, 0, nodeCount);
+  active.fill(0, 0, n);
+  // The unfrozen jobs, and the nodes that still carry one ("live": demand > 0).
+  // A node with no unfrozen job neither limits the increment nor changes (its
+  // residual would drop by 0 × delta), and never has one again, so each round
+  // only goes through the unfrozen jobs and the live nodes.
   let activeCount = 0;
   for (let j = 0; j < n; j++) {
+    cap[j] = jobs[j].maxYield ?? 1;
     if (jobs[j].need <= 0 || jobs[j].nodes.length === 0) y[j] = cap[j]; // uses no CPU: nothing limits it
     else {
       active[j] = 1;
-      activeCount++;
+      activeJobs[activeCount++] = j;
     }
   }
-  const demand = new Float64Array(nodeCount);
   // A node's demand only changes when one of its jobs is frozen: recompute those.
-  const dirty = new Uint8Array(nodeCount).fill(1);
+  dirty.fill(1, 0, nodeCount);
+  let liveCount = nodeCount;
+  for (let i = 0; i < nodeCount; i++) live[i] = i;
   while (activeCount > 0) {
     // Largest common increment allowed by every node and every job cap.
     let delta = Infinity;
-    for (let i = 0; i < nodeCount; i++) {
+    let stillLive = 0;
+    for (let l = 0; l < liveCount; l++) {
+      const i = live[l];
       if (dirty[i]) {
         let a = 0;
         for (let e = start[i]; e < start[i + 1]; e++) if (active[entryJob[e]]) a += coef[e];
@@ -126,12 +183,22 @@ export function maxMinYields(jobs: readonly MappedJob[], nodeCount: number): Flo
         dirty[i] = 0;
       }
       const a = demand[i];
-      if (a > 0) delta = Math.min(delta, Math.max(0, residual[i]) / a);
+      if (a > 0) {
+        delta = Math.min(delta, Math.max(0, residual[i]) / a);
+        live[stillLive++] = i;
+      }
     }
-    for (let j = 0; j < n; j++) if (active[j]) delta = Math.min(delta, cap[j] - y[j]);
+    liveCount = stillLive;
+    for (let k = 0; k < activeCount; k++) {
+      const j = activeJobs[k];
+      delta = Math.min(delta, cap[j] - y[j]);
+    }
     if (!Number.isFinite(delta)) break;
-    for (let j = 0; j < n; j++) if (active[j]) y[j] += delta;
-    for (let i = 0; i < nodeCount; i++) residual[i] -= demand[i] * delta;
+    for (let k = 0; k < activeCount; k++) y[activeJobs[k]] += delta;
+    for (let l = 0; l < liveCount; l++) {
+      const i = live[l];
+      residual[i] -= demand[i] * delta;
+    }
     // Freeze jobs at their cap and jobs touching a saturated node.
     let frozen = 0;
     const freeze = (j: number) => {
@@ -140,19 +207,23 @@ export function maxMinYields(jobs: readonly MappedJob[], nodeCount: number): Flo
       const nodes = jobs[j].nodes;
       for (let k = 0; k < nodes.length; k++) dirty[nodes[k]] = 1;
     };
-    for (let j = 0; j < n; j++) {
-      if (active[j] && y[j] >= cap[j] - 1e-12) {
+    for (let k = 0; k < activeCount; k++) {
+      const j = activeJobs[k];
+      if (y[j] >= cap[j] - 1e-12) {
         y[j] = cap[j];
         freeze(j);
       }
     }
-    for (let i = 0; i < nodeCount; i++) {
-      if (demand[i] > 0 && residual[i] <= 1e-12) {
+    for (let l = 0; l < liveCount; l++) {
+      const i = live[l];
+      if (residual[i] <= 1e-12) {
         for (let e = start[i]; e < start[i + 1]; e++) if (active[entryJob[e]]) freeze(entryJob[e]);
       }
     }
-    activeCount -= frozen;
     if (frozen === 0) break; // cannot happen in exact arithmetic; guards against float stalls
+    let stillActive = 0;
+    for (let k = 0; k < activeCount; k++) if (active[activeJobs[k]]) activeJobs[stillActive++] = activeJobs[k];
+    activeCount = stillActive;
   }
   return y;
 }

@@ -5,7 +5,7 @@
  * means "no action" on that event (`onPeriod` present: the engine ticks).
  */
 import type { McbCall } from './simulator';
-import { ActiveJob, byPriority, GlobalMappingOptions, greedyPlace, mcb8Mapping, mcb8StretchMapping, NodeUsage, preemptiveGreedy } from './mapping';
+import { ActiveJob, byPriority, GlobalMappingOptions, greedyPlace, mcb8Mapping, mcb8StretchMapping, memoryRoom, NodeUsage, preemptiveGreedy } from './mapping';
 import type { DfrsAlgorithm } from './names';
 
 /** The engine's live state at a decision. Read it; only `usage` may be used as scratch (it is recomputed after). */
@@ -67,11 +67,20 @@ function greedyWaiting(s: MapperState): NextMapping | undefined {
   const waiting = [...s.active].filter((j) => !s.running.has(j)).sort(byPriority);
   let changed = false;
   const next = unchanged(s.running);
+  // Tasks of each memory size the nodes have room for (memoryRoom), until a job is placed:
+  // a job that does not fit leaves the usage as it was, so the next ones of its size skip greedyPlace.
+  const room = new Map<number, number>();
   for (const j of waiting) {
+    if (j.mem > 0) {
+      let r = room.get(j.mem);
+      if (r === undefined) room.set(j.mem, (r = memoryRoom(j.mem, s.usage.mem)));
+      if (r < j.tasks) continue; // greedyPlace would find that it does not fit in memory
+    }
     const nodes = greedyPlace(j, s.usage);
     if (nodes) {
       next.set(j, nodes);
       changed = true;
+      room.clear();
     }
   }
   return changed ? next : undefined;

@@ -8,7 +8,7 @@
  * which jobs are offered to it, which tasks keep their node (minvt/minft) and
  * which jobs are dropped when nothing fits.
  */
-import { CAPACITY_EPSILON, McbVariant, maximizeMinYield, packArrays, YieldTask } from '../packing';
+import { CAPACITY_EPSILON, McbVariant, maximizeMinYieldOfJobs, packArrays, packGroups, YieldJob } from '../packing';
 import { yieldForInverseStretch } from './allocation';
 import { InputError } from '../../util/errors';
 import { InvariantError } from '../../util/invariants';
@@ -70,6 +70,21 @@ function addTasks(u: NodeUsage, j: ActiveJob, nodes: ArrayLike<number>, sign: 1 
   }
 }
 
+/**
+ * How many tasks of memory `mem` (> 0) fit in the free memory of the nodes:
+ * the count `fitsInMemory` compares with the number of tasks (there it stops
+ * once it has enough), so `fitsInMemory(tasks, mem, memUsed)` is
+ * `memoryRoom(mem, memUsed) >= tasks`.
+ */
+export function memoryRoom(mem: number, memUsed: ArrayLike<number>): number {
+  let room = 0;
+  for (let i = 0; i < memUsed.length; i++) {
+    const free = 1 - memUsed[i];
+    if (free + EPS >= mem) room += Math.floor((free + EPS) / mem);
+  }
+  return room;
+}
+
 /** Can all tasks of a job fit in memory given the memory already used per node? */
 export function fitsInMemory(tasks: number, mem: number, memUsed: ArrayLike<number>): boolean {
   let room = 0;
@@ -90,6 +105,7 @@ export function fitsInMemory(tasks: number, mem: number, memUsed: ArrayLike<numb
 export function greedyPlace(job: ActiveJob, usage: NodeUsage): Int32Array | null {
   if (!fitsInMemory(job.tasks, job.mem, usage.mem)) return null;
   const n = usage.mem.length;
+  if (job.tasks >= 4) return greedyPlaceByHeap(job, usage);
   const nodes = new Int32Array(job.tasks);
   for (let k = 0; k < job.tasks; k++) {
     let best = -1;
@@ -104,6 +120,51 @@ export function greedyPlace(job: ActiveJob, usage: NodeUsage): Int32Array | null
     nodes[k] = best;
     usage.mem[best] += job.mem;
     usage.load[best] += job.need;
+  }
+  return nodes;
+}
+
+/**
+ * greedyPlace for a job of several tasks (after its memory check): the same
+ * choices, from a binary heap of the nodes with room for a task, ordered by
+ * load then index (the node the scan picks: the first of the least loaded).
+ * Placing a task only changes its node, which moves down the heap or leaves
+ * it when its memory is full: O(nodes + tasks × log nodes) instead of
+ * O(tasks × nodes).
+ */
+function greedyPlaceByHeap(job: ActiveJob, usage: NodeUsage): Int32Array | null {
+  const { mem, load } = usage;
+  const n = mem.length;
+  const nodes = new Int32Array(job.tasks);
+  const heap = new Int32Array(n);
+  let size = 0;
+  for (let i = 0; i < n; i++) if (mem[i] + job.mem <= 1 + EPS) heap[size++] = i;
+  const before = (a: number, b: number) => load[a] < load[b] || (!(load[b] < load[a]) && a < b);
+  const down = (p: number) => {
+    const x = heap[p];
+    for (;;) {
+      let c = 2 * p + 1;
+      if (c >= size) break;
+      if (c + 1 < size && before(heap[c + 1], heap[c])) c++;
+      if (!before(heap[c], x)) break;
+      heap[p] = heap[c];
+      p = c;
+    }
+    heap[p] = x;
+  };
+  for (let p = (size >> 1) - 1; p >= 0; p--) down(p);
+  for (let k = 0; k < job.tasks; k++) {
+    if (size === 0) {
+      // Unreachable after fitsInMemory; undo to keep the contract anyway.
+      addTasks(usage, job, nodes.subarray(0, k), -1);
+      return null;
+    }
+    const best = heap[0];
+    nodes[k] = best;
+    mem[best] += job.mem;
+    load[best] += job.need;
+    if (!(mem[best] + job.mem <= 1 + EPS)) heap[0] = heap[--size];
+    down(0);
   }
   return nodes;
 }
@@ -225,6 +286,13 @@ export interface GlobalMappingResult {
   level: number;
 }
 
+/** Whether a running job's nodes are `placement[from ..]` (then its array is kept: nothing changes it). */
+function sameNodes(nodes: Int32Array | null, placement: Int32Array, from: number): boolean {
+  if (!nodes) return false;
+  for (let k = 0; k < nodes.length; k++) if (nodes[k] !== placement[from + k]) return false;
+  return true;
+}
+
 function bySubmission(jobs: ActiveJob[]): ActiveJob[] {
   return jobs.sort((a, b) => a.order - b.order);
 }
@@ -272,6 +340,37 @@ function selectJobs(jobs: readonly ActiveJob[], options: GlobalMappingOptions): 
 }
 
 /**
+ * longestMemoryFeasiblePrefix's working arrays, reused from call to call (it
+ * calls no user code); `cpu` and `preCpu` stay all zero (memory-only packing).
+ */
+let prefixWork: Record<'gMem' | 'cpu' | 'preMem' | 'preCpu', Float64Array> & Record<'gCount' | 'placement', Int32Array> = {
+  gMem: new Float64Array(0),
+  cpu: new Float64Array(0),
+  preMem: new Float64Array(0),
+  preCpu: new Float64Array(0),
+  gCount: new Int32Array(0),
+  placement: new Int32Array(0),
+};
+
+function prefixWorkspace(jobs: number, tasks: number, nodeCount: number) {
+  const w = prefixWork;
+  if (w.gMem.length < jobs || w.placement.length < tasks || w.preMem.length < nodeCount) {
+    const j = Math.max(jobs, 2 * w.gMem.length);
+    const t = Math.max(tasks, 2 * w.placement.length);
+    const m = Math.max(nodeCount, w.preMem.length);
+    prefixWork = {
+      gMem: new Float64Array(j),
+      cpu: new Float64Array(j),
+      gCount: new Int32Array(j),
+      placement: new Int32Array(t),
+      preMem: new Float64Array(m),
+      preCpu: new Float64Array(m),
+    };
+  }
+  return prefixWork;
+}
+
+/**
  * Drop lowest-priority jobs until the memory-only packing (CPU requirement 0,
  * i.e. "some yield") of the remaining prefix succeeds. Returns the prefix length.
  *
@@ -284,30 +383,36 @@ function selectJobs(jobs: readonly ActiveJob[], options: GlobalMappingOptions): 
  */
 function longestMemoryFeasiblePrefix(sorted: readonly ActiveJob[], pinned: (j: ActiveJob) => boolean, nodeCount: number): number {
   const n = sorted.length;
-  // Free tasks in priority order; freeEnd[k] = number of free tasks among the first k jobs.
-  const freeEnd = new Int32Array(n + 1);
+  const isPinned = new Uint8Array(n);
   let totalFree = 0;
   for (let i = 0; i < n; i++) {
-    if (!pinned(sorted[i])) totalFree += sorted[i].tasks;
-    freeEnd[i + 1] = totalFree;
+    if (pinned(sorted[i])) isPinned[i] = 1;
+    else totalFree += sorted[i].tasks;
   }
-  const mem = new Float64Array(totalFree);
-  const cpu = new Float64Array(totalFree); // all zero: memory-only packing
-  for (let i = 0, t = 0; i < n; i++) {
-    const j = sorted[i];
-    if (!pinned(j)) for (let k = 0; k < j.tasks; k++) mem[t++] = j.mem;
-  }
-  const preMem = new Float64Array(nodeCount);
-  const preCpu = new Float64Array(nodeCount);
+  // The free tasks of a prefix as groups of equal tasks, as packArrays would
+  // form them from the tasks listed one by one: consecutive free jobs with the
+  // same memory are one group (CPU requirement 0: memory-only packing).
+  const w = prefixWorkspace(n, totalFree, nodeCount);
+  const { gMem, gCount, cpu, placement, preMem } = w;
+  const preload = { cpu: w.preCpu, mem: preMem };
   const fits = (k: number): boolean => {
-    preMem.fill(0);
+    preMem.fill(0, 0, nodeCount);
     for (let i = 0; i < k; i++) {
       const j = sorted[i];
-      if (pinned(j)) for (let t = 0; t < j.tasks; t++) preMem[(j.nodes as Int32Array)[t]] += j.mem;
+      if (isPinned[i]) for (let t = 0; t < j.tasks; t++) preMem[(j.nodes as Int32Array)[t]] += j.mem;
     }
     for (let i = 0; i < nodeCount; i++) if (preMem[i] > 1 + EPS) return false;
-    const m = freeEnd[k];
-    return packArrays(cpu.subarray(0, m), mem.subarray(0, m), nodeCount, 8, { cpu: preCpu, mem: preMem }) !== null;
+    let groups = 0;
+    for (let i = 0; i < k; i++) {
+      const j = sorted[i];
+      if (isPinned[i] || j.tasks === 0) continue;
+      if (groups > 0 && gMem[groups - 1] === j.mem) gCount[groups - 1] += j.tasks;
+      else {
+        gMem[groups] = j.mem;
+        gCount[groups++] = j.tasks;
+      }
+    }
+    return packGroups(cpu.subarray(0, groups), gMem.subarray(0, groups), gCount.subarray(0, groups), nodeCount, 8, preload, placement) !== null;
   };
   // Necessary condition: total memory of the prefix at most the number of nodes.
   let upper = 0;
@@ -344,8 +449,9 @@ function longestMemoryFeasiblePrefix(sorted: readonly ActiveJob[], pinned: (j: A
 /**
  * MCB8 (section 4.3): map all jobs in the system from scratch by vector
  * packing with a binary search on the common yield (the shared
- * `maximizeMinYield`); jobs are listed by decreasing priority and, when no
- * yield fits, the lowest-priority job is dropped and the search repeated.
+ * `maximizeMinYield`, in its job-level form `maximizeMinYieldOfJobs`); jobs
+ * are listed by decreasing priority and, when no yield fits, the
+ * lowest-priority job is dropped and the search repeated.
  * With minvt/minft, running jobs under the bound that stay keep their nodes.
  */
 export function mcb8Mapping(jobs: readonly ActiveJob[], options: GlobalMappingOptions): GlobalMappingResult {
@@ -360,23 +466,15 @@ export function mcb8Mapping(jobs: readonly ActiveJob[], options: GlobalMappingOp
     // the same order"; listing by priority, which changes all the time, would
     // reshuffle equal-sized jobs at every call and cause needless migrations).
     const kept = bySubmission(sorted.slice(0, keep));
-    const tasks: YieldTask[] = [];
-    const fixed: number[] = [];
-    kept.forEach((j, idx) => {
-      const pin = pinned(j);
-      const task: YieldTask = { job: idx, cpuNeed: j.need, mem: j.mem }; // read-only, shared by the job's tasks
-      for (let t = 0; t < j.tasks; t++) {
-        tasks.push(task);
-        fixed.push(pin ? (j.nodes as Int32Array)[t] : -1);
-      }
-    });
-    const res = maximizeMinYield(tasks, nodeCount, { variant: options.variant ?? 8, tolerance: options.tolerance ?? 0.01, fixedHost: fixed });
+    // The jobs' tasks one after the other, a pinned job's on its nodes.
+    const yieldJobs: YieldJob[] = kept.map((j) => ({ tasks: j.tasks, cpuNeed: j.need, mem: j.mem, hosts: pinned(j) ? j.nodes : null }));
+    const res = maximizeMinYieldOfJobs(yieldJobs, nodeCount, { variant: options.variant ?? 8, tolerance: options.tolerance ?? 0.01 });
     if (!res) continue;
     const mapping = new Map<ActiveJob, Int32Array>();
-    const placement = Int32Array.from(res.placement);
+    const placement = res.placement;
     let t = 0;
     for (const j of kept) {
-      mapping.set(j, placement.slice(t, t + j.tasks));
+      mapping.set(j, sameNodes(j.nodes, placement, t) ? (j.nodes as Int32Array) : placement.slice(t, t + j.tasks));
       t += j.tasks;
     }
     return { mapping, considered: jobs.length, dropped, level: res.yield };

@@ -291,7 +291,17 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
   const decide = (method: DfrsMapper['onSubmission'], t: number, submitted?: SimJob): boolean => {
     if (!method) return false;
     decisions++;
-    const next = method({ time: t, active: state.active, running: state.running, usage: state.usage, submitted });
+    const view: MapperState = {
+      time: t,
+      active: state.active,
+      running: state.running,
+      // Computed only if the mapper looks at it (MCB8 does not).
+      get usage() {
+        return state.usage;
+      },
+      submitted,
+    };
+    const next = method(view);
     if (!next) return false;
     state.applyMapping(next, t);
     return true;

@@ -57,8 +57,11 @@ export class DfrsState {
   readonly active = new Set<SimJob>();
   /** The running subset of `active`. */
   readonly running = new Set<SimJob>();
-  /** Memory and CPU load per node of the running jobs. */
-  usage: NodeUsage;
+  /** Memory and CPU load per node of the running jobs, computed when first asked for after they change. */
+  get usage(): NodeUsage {
+    return (this.usageNow ??= usageOf(this.running, this.nodes));
+  }
+  private usageNow: NodeUsage | undefined;
   /** Integral of CPU allocated outside penalties, and under them, node-seconds. */
   usefulCpu = 0;
   penaltyCpu = 0;
@@ -113,7 +116,6 @@ export class DfrsState {
       tasksMigrated: 0,
       penaltySeconds: 0,
     }));
-    this.usage = usageOf([], this.nodes);
     this.last = order.length > 0 ? order[0].submit : 0;
   }
 
@@ -186,7 +188,7 @@ export class DfrsState {
         this.emit(j, t, j.start === t && j.preemptions === 0 ? 'start' : 'resume');
       }
     }
-    this.usage = usageOf(this.running, this.nodes);
+    this.usageNow = undefined;
   }
 
   /** A moved job (`resumed` false) or a resumed one pays the penalty, as `penaltyModel` says. */
@@ -247,7 +249,7 @@ export class DfrsState {
         this.emit(j, t, 'complete');
       }
     }
-    if (finished > 0) this.usage = usageOf(this.running, this.nodes);
+    if (finished > 0) this.usageNow = undefined;
     return finished;
   }
 
@@ -373,15 +375,25 @@ export class DfrsState {
   }
 }
 
+/** tasksMoved's count per node, all zero between calls. */
+let moveCount = new Int32Array(256);
+
 /**
  * Number of tasks that must move to go from one placement of a job to
  * another: tasks are identical, so only the multiset of nodes matters.
  */
 export function tasksMoved(before: ArrayLike<number>, after: ArrayLike<number>): number {
-  // Node indices are small: count in an array rather than a Map.
+  // The same nodes in the same order (the mappers keep a job's array when nothing moves): none.
+  if (before.length === after.length) {
+    let k = 0;
+    while (k < before.length && before[k] === after[k]) k++;
+    if (k === before.length) return 0;
+  }
+  // Node indices are small: count in an array rather than a Map (one scratch array, left zeroed).
   let top = 0;
   for (let k = 0; k < before.length; k++) if (before[k] > top) top = before[k];
-  const count = new Int32Array(top + 1);
+  if (moveCount.length <= top) moveCount = new Int32Array(Math.max(top + 1, 2 * moveCount.length));
+  const count = moveCount;
   for (let k = 0; k < before.length; k++) count[before[k]]++;
   let kept = 0;
   for (let k = 0; k < after.length; k++) {
@@ -391,5 +403,6 @@ export function tasksMoved(before: ArrayLike<number>, after: ArrayLike<number>):
       count[n]--;
     }
   }
+  for (let k = 0; k < before.length; k++) count[before[k]] = 0;
   return after.length - kept;
 }

@@ -123,6 +123,60 @@ export function packArrays(
   return packGroups(gCpu, gMem, gCount, binCount, variant, preload);
 }
 
+/** packGroups' working arrays, reused from call to call (it calls no user code, so it is never re-entered). */
+interface PackWorkspace {
+  start: Int32Array;
+  keys: Float64Array;
+  cpuList: Int32Array;
+  memList: Int32Array;
+  next: Int32Array;
+  nextItem: Int32Array;
+  patGroup: Int32Array;
+  patUse: Int32Array;
+}
+let packWorkspace: PackWorkspace | undefined;
+
+function workspace(groups: number): PackWorkspace {
+  if (packWorkspace === undefined || packWorkspace.start.length < groups + 1) {
+    const size = Math.max(groups + 1, 2 * (packWorkspace?.start.length ?? 32));
+    packWorkspace = {
+      start: new Int32Array(size),
+      keys: new Float64Array(size),
+      cpuList: new Int32Array(size),
+      memList: new Int32Array(size),
+      next: new Int32Array(size),
+      nextItem: new Int32Array(size),
+      patGroup: new Int32Array(size),
+      patUse: new Int32Array(size),
+    };
+  }
+  return packWorkspace;
+}
+
+/**
+ * Sort `list[0 .. length-1]` (group indices) by ascending key, ties by
+ * index. Keys are never NaN and equal infinities tie, so this is a strict
+ * total order and every correct sort gives the same list: insertion sort
+ * for short lists, Array.prototype.sort otherwise.
+ */
+function sortByKey(list: Int32Array, length: number, keys: Float64Array): void {
+  const before = (a: number, b: number) => (keys[a] - keys[b] || a - b) < 0;
+  if (length <= 32) {
+    for (let i = 1; i < length; i++) {
+      const g = list[i];
+      let k = i - 1;
+      while (k >= 0 && before(g, list[k])) {
+        list[k + 1] = list[k];
+        k--;
+      }
+      list[k + 1] = g;
+    }
+    return;
+  }
+  const sorted = Array.from(list.subarray(0, length)).sort((a, b) => keys[a] - keys[b] || a - b);
+  list.set(sorted);
+}
+
 /**
  * The packer on groups of equal items: group g is `count[g]` items of size
  * (`cpu[g]`, `mem[g]`), items numbered group after group. Returns the bin of
@@ -135,6 +189,16 @@ export function packArrays(
  * group that did not fit stays rejected until the next bin, so each scan
  * resumes after the last rejection. A packing costs O(bins × groups), not
  * O(items² × bins); groups need not be maximal (a job's tasks are one).
+ *
+ * A bin that starts with the same free capacity as the one before it, when
+ * no group ran out in that bin and none runs out in this one, is packed
+ * exactly as that bin was (the lists, their heads and the free capacities
+ * go through the same states), so it is filled by repeating the previous
+ * bin's items without scanning the lists again.
+ *
+ * `out`, when given with room for every item, receives the placement (the
+ * result is `out` or its start): a caller running many packings can reuse
+ * its buffers. Its contents are undefined when the packing fails.
  */
 export function packGroups(
   cpu: ArrayLike<number>,
@@ -143,14 +207,17 @@ export function packGroups(
   binCount: number,
   variant: McbVariant = 8,
   preload?: { cpu: ArrayLike<number>; mem: ArrayLike<number> },
+  out?: Int32Array,
 ): Int32Array | null {
   const groups = cpu.length;
+  const w = workspace(groups);
   // start[g]: first item of group g; start[groups]: number of items.
-  const start = new Int32Array(groups + 1);
+  const start = w.start;
+  start[0] = 0;
   for (let g = 0; g < groups; g++) start[g + 1] = start[g] + count[g];
   const n = start[groups];
   // Only returned when every item is placed, so every entry is written.
-  const placement = new Int32Array(n);
+  const placement = out === undefined || out.length < n ? new Int32Array(n) : out.length === n ? out : out.subarray(0, n);
   if (n === 0) return placement;
   if (binCount <= 0) return null;
   const eps = CAPACITY_EPSILON;
@@ -160,37 +227,108 @@ export function packGroups(
 
   // Build and sort the two lists (ties keep input order, so identical tasks
   // of one job stay together, as in DFRS's job lists).
-  const keys = new Float64Array(groups);
-  const cpuList: number[] = [];
-  const memList: number[] = [];
+  const keys = w.keys;
+  const cpuList = w.cpuList;
+  const memList = w.memList;
+  let cpuCount = 0;
+  let memCount = 0;
   for (let g = 0; g < groups; g++) {
     if (count[g] === 0) continue;
     keys[g] = mcbSortKey(variant, cpu[g], mem[g]);
     // Ties cpu == mem go to the memory-intensive list (memory is the hard constraint).
-    if (cpu[g] > mem[g]) cpuList.push(g);
-    else memList.push(g);
+    if (cpu[g] > mem[g]) cpuList[cpuCount++] = g;
+    else memList[memCount++] = g;
   }
-  const byKey = (a: number, b: number) => keys[a] - keys[b] || a - b;
-  cpuList.sort(byKey);
-  memList.sort(byKey);
+  sortByKey(cpuList, cpuCount, keys);
+  sortByKey(memList, memCount, keys);
 
   // Singly linked lists over groups so that removal during a scan is O(1).
   // next[g] = following group in g's list, -1 at the end. Heads: headC, headM.
-  const next = new Int32Array(groups).fill(-1);
-  for (let k = 0; k + 1 < cpuList.length; k++) next[cpuList[k]] = cpuList[k + 1];
-  for (let k = 0; k + 1 < memList.length; k++) next[memList[k]] = memList[k + 1];
-  let headC = cpuList.length > 0 ? cpuList[0] : -1;
-  let headM = memList.length > 0 ? memList[0] : -1;
+  const next = w.next;
+  next.fill(-1, 0, groups);
+  for (let k = 0; k + 1 < cpuCount; k++) next[cpuList[k]] = cpuList[k + 1];
+  for (let k = 0; k + 1 < memCount; k++) next[memList[k]] = memList[k + 1];
+  let headC = cpuCount > 0 ? cpuList[0] : -1;
+  let headM = memCount > 0 ? memList[0] : -1;
   // Next unplaced item of each group.
-  const nextItem = start.slice(0, groups);
+  const nextItem = w.nextItem;
+  nextItem.set(start.subarray(0, groups));
   let remaining = n;
+  // The previous bin's items: groups patGroup[0 .. patLen-1] in the order first
+  // used, patUse[g] items of group g; repeatable when no group ran out in it.
+  const patGroup = w.patGroup;
+  const patUse = w.patUse;
+  patUse.fill(0, 0, groups);
+  let patLen = 0;
+  let patRepeatable = false;
+  let patFreeCpu = NaN;
+  let patFreeMem = NaN;
+  // Smallest CPU and memory sizes in each list (not above them: a group's
+  // removal may leave them smaller than the true minimum until recomputed).
+  // When one of them exceeds the bin's free capacity, no group of that list
+  // fits: a scan would reject them all, so the list is done for this bin.
+  const listMin = (head: number): [number, number] => {
+    let c = Infinity;
+    let m = Infinity;
+    for (let g = head; g >= 0; g = next[g]) {
+      if (cpu[g] < c) c = cpu[g];
+      if (mem[g] < m) m = mem[g];
+    }
+    return [c, m];
+  };
+  let [minCpuC, minMemC] = listMin(headC);
+  let [minCpuM, minMemM] = listMin(headM);
 
   for (let bin = 0; bin < binCount && remaining > 0; bin++) {
     let freeCpu = 1 - (preload ? preload.cpu[bin] : 0);
     let freeMem = 1 - (preload ? preload.mem[bin] : 0);
-    // Last group of each list found not to fit this bin (-1: none yet).
+    if (patRepeatable && freeCpu === patFreeCpu && freeMem === patFreeMem) {
+      // Same start as the previous bin: it is packed the same way if no group runs out here.
+      let repeat = true;
+      for (let k = 0; k < patLen; k++) {
+        const g = patGroup[k];
+        if (start[g + 1] - nextItem[g] <= patUse[g]) {
+          repeat = false;
+          break;
+        }
+      }
+      if (repeat) {
+        // So are the bins after it, as long as no group runs out (group g can
+        // fill floor((left - 1) / use) bins with some left over) and they start
+        // like it too.
+        let times = binCount - bin;
+        for (let k = 0; k < patLen; k++) {
+          const g = patGroup[k];
+          times = Math.min(times, Math.floor((start[g + 1] - nextItem[g] - 1) / patUse[g]));
+        }
+        if (preload) {
+          let t = 1;
+          while (t < times && 1 - preload.cpu[bin + t] === patFreeCpu && 1 - preload.mem[bin + t] === patFreeMem) t++;
+          times = t;
+        }
+        for (let k = 0; k < patLen; k++) {
+          const g = patGroup[k];
+          const use = patUse[g];
+          let i = nextItem[g];
+          for (let t = 0; t < times; t++) for (const to = i + use; i < to; i++) placement[i] = bin + t;
+          nextItem[g] = i;
+          remaining -= use * times;
+        }
+        bin += times - 1;
+        continue;
+      }
+    }
+    for (let k = 0; k < patLen; k++) patUse[patGroup[k]] = 0;
+    patLen = 0;
+    patRepeatable = true;
+    patFreeCpu = freeCpu;
+    patFreeMem = freeMem;
+    // Last group of each list found not to fit this bin (-1: none yet), and
+    // whether the whole list is known not to fit what is left of it.
     let rejectedC = -1;
     let rejectedM = -1;
+    let doneC = false;
+    let doneM = false;
     for (;;) {
       // Which list to scan first: the one that goes against the imbalance. On a
       // tie (e.g. an empty bin) take the list whose head comes first in the
@@ -205,6 +343,12 @@ export function packGroups(
       let found = -1;
       for (let pass = 0; pass < 2 && found < 0; pass++) {
         const useCpu = pass === 0 ? cpuFirst : !cpuFirst;
+        if (useCpu ? doneC : doneM) continue;
+        if (useCpu ? minCpuC > freeCpu + eps || minMemC > freeMem + eps : minCpuM > freeCpu + eps || minMemM > freeMem + eps) {
+          if (useCpu) doneC = true;
+          else doneM = true;
+          continue;
+        }
         let prev = useCpu ? rejectedC : rejectedM;
         let g = prev < 0 ? (useCpu ? headC : headM) : next[prev];
         while (g >= 0) {
@@ -219,13 +363,17 @@ export function packGroups(
         else rejectedM = prev;
         if (found >= 0 && nextItem[found] + 1 === start[found + 1]) {
           // Last item of the group: unlink it.
+          patRepeatable = false;
           if (prev < 0) {
             if (useCpu) headC = next[found];
             else headM = next[found];
           } else next[prev] = next[found];
+          if (useCpu) [minCpuC, minMemC] = listMin(headC);
+          else [minCpuM, minMemM] = listMin(headM);
         }
       }
       if (found < 0) break;
+      if (patUse[found]++ === 0) patGroup[patLen++] = found;
       placement[nextItem[found]++] = bin;
       freeCpu -= cpu[found];
       freeMem -= mem[found];

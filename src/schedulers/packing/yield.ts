@@ -143,8 +143,6 @@ export function maximizeMinYield(
     pinnedMem[h] += tasks[i].mem;
   }
   for (let h = 0; h < hosts; h++) if (pinnedMem[h] > 1 + CAPACITY_EPSILON) return null;
-  let maxPinnedNeed = 0;
-  for (let h = 0; h < hosts; h++) if (pinnedNeed[h] > maxPinnedNeed) maxPinnedNeed = pinnedNeed[h];
 
   // Free tasks as groups of equal consecutive tasks (a job's tasks): a probe
   // then costs O(groups), not O(tasks), to set up.
@@ -161,23 +159,97 @@ export function maximizeMinYield(
       gCount.push(1);
     }
   }
-  const cpu = new Float64Array(gNeed.length);
-  const preCpu = new Float64Array(hosts);
+  const found = searchYield({ gNeed, gMem, gCount, freeTasks: free.length, pinnedNeed, pinnedMem, hosts, ub: yieldUpperBound(tasks, hosts) }, variant, tolerance, options.probeUpperBound ?? true);
+  if (!found) return null;
+  const { best, bestY, packings } = found;
+
+  const placement = new Array<number>(n);
+  for (let i = 0; i < n; i++) {
+    const h = fixed ? fixed[i] : undefined;
+    if (h !== null && h !== undefined && h !== -1) placement[i] = h;
+  }
+  for (let k = 0; k < free.length; k++) placement[free[k]] = best[k];
+  const result = { yield: placementMinYield(tasks, placement, hosts), searchedYield: bestY, placement, packings };
+  if (invariantChecksEnabled()) {
+    // Both the yield searched and the (higher) yield reported must fit the placement.
+    verifyYieldPlacement(tasks, placement, hosts, bestY);
+    verifyYieldPlacement(tasks, placement, hosts, result.yield);
+  }
+  return result;
+}
+
+/** What the binary search packs: the free tasks as groups of equal tasks, and the pinned load per host. */
+interface YieldSearchInput {
+  gNeed: ArrayLike<number>;
+  gMem: ArrayLike<number>;
+  gCount: ArrayLike<number>;
+  /** Number of free tasks (the sum of gCount). */
+  freeTasks: number;
+  /** CPU need and memory of the pinned tasks on each host. */
+  pinnedNeed: Float64Array;
+  pinnedMem: Float64Array;
+  hosts: number;
+  /** The search's upper bound (yieldUpperBound of all tasks). */
+  ub: number;
+}
+
+/**
+ * Working arrays of the yield search, reused from call to call (the search
+ * calls no user code, so it is never re-entered): typed arrays of a few
+ * hundred entries cost more to allocate than a packing of them.
+ */
+const work: Record<'cpu' | 'preCpu' | 'pinnedNeed' | 'pinnedMem' | 'load', Float64Array> & Record<'placementA' | 'placementB', Int32Array> = {
+  cpu: new Float64Array(0),
+  preCpu: new Float64Array(0),
+  placementA: new Int32Array(0),
+  placementB: new Int32Array(0),
+  pinnedNeed: new Float64Array(0),
+  pinnedMem: new Float64Array(0),
+  load: new Float64Array(0),
+};
+
+/** `a` if it has `size` entries or more, else a larger array (contents not kept). */
+function grownFloat(a: Float64Array, size: number): Float64Array {
+  return a.length >= size ? a : new Float64Array(Math.max(size, 2 * a.length));
+}
+function grownInt(a: Int32Array, size: number): Int32Array {
+  return a.length >= size ? a : new Int32Array(Math.max(size, 2 * a.length));
+}
+
+/**
+ * The binary search of `maximizeMinYield`: the best packing of the free
+ * tasks' groups (the bin of each free task, in order; a working array, valid
+ * until the next search), the yield it was found at and the number of
+ * packings tried; null when even y = 0 does not pack. `pinnedNeed` and
+ * `pinnedMem` may be longer than `hosts`.
+ */
+function searchYield(input: YieldSearchInput, variant: McbVariant, tolerance: number, probeUpperBound: boolean): { best: Int32Array; bestY: number; packings: number } | null {
+  const { gNeed, gMem, gCount, pinnedNeed, pinnedMem, hosts, ub } = input;
+  let maxPinnedNeed = 0;
+  for (let h = 0; h < hosts; h++) if (pinnedNeed[h] > maxPinnedNeed) maxPinnedNeed = pinnedNeed[h];
+  // packGroups takes the number of groups from the length of its CPU sizes.
+  const cpu = (work.cpu = grownFloat(work.cpu, gNeed.length)).subarray(0, gNeed.length);
+  const preCpu = (work.preCpu = grownFloat(work.preCpu, hosts));
   const preload = { cpu: preCpu, mem: pinnedMem };
   let packings = 0;
+  // Two placement buffers: a probe writes into `scratch`; when it succeeds,
+  // that buffer holds the best packing so far and the other one becomes scratch.
+  let scratch = (work.placementA = grownInt(work.placementA, input.freeTasks));
+  let spare = (work.placementB = grownInt(work.placementB, input.freeTasks));
 
   const tryYield = (y: number): Int32Array | null => {
     if (y * maxPinnedNeed > 1 + CAPACITY_EPSILON) return null;
     for (let g = 0; g < gNeed.length; g++) cpu[g] = y * gNeed[g];
     for (let h = 0; h < hosts; h++) preCpu[h] = y * pinnedNeed[h];
     packings++;
-    return packGroups(cpu, gMem, gCount, hosts, variant, preload);
+    const p = packGroups(cpu, gMem, gCount, hosts, variant, preload, scratch);
+    if (p) [scratch, spare] = [spare, scratch];
+    return p;
   };
 
-  const ub = yieldUpperBound(tasks, hosts);
   let best: Int32Array | null = null;
   let bestY = 0;
-  if (options.probeUpperBound ?? true) {
+  if (probeUpperBound) {
     best = tryYield(ub);
     if (best) bestY = ub;
   }
@@ -199,16 +271,109 @@ export function maximizeMinYield(
       bestY = 0;
     }
   }
+  return { best, bestY, packings };
+}
 
-  const placement = new Array<number>(n);
-  for (let i = 0; i < n; i++) {
-    const h = fixed ? fixed[i] : undefined;
-    if (h !== null && h !== undefined && h !== -1) placement[i] = h;
+/** A job for `maximizeMinYieldOfJobs`: `tasks` identical tasks, pinned to `hosts` (one per task) or free (null). */
+export interface YieldJob {
+  tasks: number;
+  cpuNeed: number;
+  mem: number;
+  hosts: ArrayLike<number> | null;
+}
+
+/** `maximizeMinYield`'s answer for jobs: the host of every task, jobs after one another. */
+export interface YieldJobsResult {
+  yield: number;
+  searchedYield: number;
+  placement: Int32Array;
+  packings: number;
+}
+
+/**
+ * `maximizeMinYield` on jobs of identical tasks (a job's tasks all pinned or
+ * all free) without listing the tasks one by one: the same answer, bit for
+ * bit, as `maximizeMinYield` on the jobs' tasks listed job after job, with
+ * `fixedHost` giving each pinned task its host (the same sums in the same
+ * order, the same groups of equal free tasks, the same probes). DFRS's MCB8
+ * calls it at every decision.
+ */
+export function maximizeMinYieldOfJobs(jobs: readonly YieldJob[], hosts: number, options: Omit<YieldSearchOptions, 'fixedHost'> = {}): YieldJobsResult | null {
+  const variant = checkVariant(options.variant ?? 8);
+  const tolerance = options.tolerance ?? 0.01;
+  const src = 'maximizeMinYieldOfJobs';
+  if (!(tolerance > 0 && tolerance < 1)) throw new InputError(`${src}: tolerance must be in (0, 1), got ${tolerance}`, { source: src, field: 'tolerance' });
+  if (!Number.isInteger(hosts) || hosts < 0) throw new InputError(`${src}: hosts must be a non-negative integer, got ${hosts}`, { source: src, field: 'hosts' });
+  let n = 0;
+  for (let i = 0; i < jobs.length; i++) {
+    const j = jobs[i];
+    if (!(j.cpuNeed >= 0 && Number.isFinite(j.cpuNeed)) || !(j.mem >= 0 && Number.isFinite(j.mem)) || !(Number.isInteger(j.tasks) && j.tasks >= 0)) {
+      throw new InputError(`${src}: jobs[${i}] needs finite cpuNeed >= 0, mem >= 0 and an integer tasks >= 0, got cpuNeed=${j.cpuNeed}, mem=${j.mem}, tasks=${j.tasks}`, { source: src, field: `jobs[${i}]` });
+    }
+    if (j.hosts && j.hosts.length !== j.tasks) throw new InputError(`${src}: jobs[${i}].hosts needs one entry per task (${j.tasks}), got ${j.hosts.length}`, { source: src, field: `jobs[${i}].hosts` });
+    n += j.tasks;
   }
-  for (let k = 0; k < free.length; k++) placement[free[k]] = best[k];
-  const result = { yield: placementMinYield(tasks, placement, hosts), searchedYield: bestY, placement, packings };
+  if (n === 0) return { yield: 1, searchedYield: 1, placement: new Int32Array(0), packings: 0 };
+  if (hosts === 0) return null;
+
+  // Pinned load per host and the upper bound, summed task by task in task order;
+  // free tasks as groups of equal consecutive tasks.
+  const pinnedNeed = (work.pinnedNeed = grownFloat(work.pinnedNeed, hosts));
+  const pinnedMem = (work.pinnedMem = grownFloat(work.pinnedMem, hosts));
+  pinnedNeed.fill(0, 0, hosts);
+  pinnedMem.fill(0, 0, hosts);
+  const gNeed: number[] = [];
+  const gMem: number[] = [];
+  const gCount: number[] = [];
+  let total = 0;
+  let freeTasks = 0;
+  for (let i = 0; i < jobs.length; i++) {
+    const { tasks, cpuNeed, mem, hosts: on } = jobs[i];
+    if (tasks === 0) continue;
+    for (let k = 0; k < tasks; k++) total += cpuNeed;
+    if (on) {
+      for (let k = 0; k < tasks; k++) {
+        const h = on[k];
+        if (!Number.isInteger(h) || h < 0 || h >= hosts) {
+          throw new InputError(`${src}: jobs[${i}].hosts[${k}] must be a host index in 0..${hosts - 1}, got ${h}`, { source: src, field: `jobs[${i}].hosts[${k}]` });
+        }
+        pinnedNeed[h] += cpuNeed;
+        pinnedMem[h] += mem;
+      }
+      continue;
+    }
+    const g = gCount.length - 1;
+    if (g >= 0 && cpuNeed === gNeed[g] && mem === gMem[g]) gCount[g] += tasks;
+    else {
+      gNeed.push(cpuNeed);
+      gMem.push(mem);
+      gCount.push(tasks);
+    }
+    freeTasks += tasks;
+  }
+  for (let h = 0; h < hosts; h++) if (pinnedMem[h] > 1 + CAPACITY_EPSILON) return null;
+  const ub = total <= hosts ? 1 : hosts / total;
+  const found = searchYield({ gNeed, gMem, gCount, freeTasks, pinnedNeed, pinnedMem, hosts, ub }, variant, tolerance, options.probeUpperBound ?? true);
+  if (!found) return null;
+  const { best, bestY, packings } = found;
+
+  // Every task's host, and the load per host summed in task order (placementMinYield).
+  const placement = new Int32Array(n);
+  const load = (work.load = grownFloat(work.load, hosts));
+  load.fill(0, 0, hosts);
+  let maxLoad = 0;
+  for (let i = 0, t = 0, f = 0; i < jobs.length; i++) {
+    const { tasks, cpuNeed, hosts: on } = jobs[i];
+    for (let k = 0; k < tasks; k++, t++) {
+      const h = on ? on[k] : best[f++];
+      placement[t] = h;
+      load[h] += cpuNeed;
+    }
+  }
+  for (let h = 0; h < hosts; h++) if (load[h] > maxLoad) maxLoad = load[h];
+  const result = { yield: maxLoad <= 1 ? 1 : 1 / maxLoad, searchedYield: bestY, placement, packings };
   if (invariantChecksEnabled()) {
-    // Both the yield searched and the (higher) yield reported must fit the placement.
+    const tasks = tasksOfJobs(jobs.map((j) => ({ cpuNeed: j.cpuNeed, mem: j.mem, tasks: j.tasks })).filter((j) => j.tasks > 0));
     verifyYieldPlacement(tasks, placement, hosts, bestY);
     verifyYieldPlacement(tasks, placement, hosts, result.yield);
   }
