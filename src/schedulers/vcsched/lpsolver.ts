@@ -79,6 +79,13 @@ export interface RunLpOptions {
   engine?: LpEngine;
   /** Branch-and-bound node limit (HiGHS only; reaching it is a 'timeout', the same on every machine). */
   nodeLimit?: number;
+  /**
+   * HiGHS' method for a pure LP: 'ipm' (default: interior point, then
+   * crossover to a vertex) or 'dual-simplex' (without presolve). Both answer
+   * with an optimal vertex; which one, when several are optimal, depends on
+   * the method. MILPs ignore it.
+   */
+  lpMethod?: 'ipm' | 'dual-simplex';
 }
 
 let highs: Highs | undefined;
@@ -105,7 +112,7 @@ function checkEngine(engine: unknown): asserts engine is LpEngine {
 }
 
 /** javascript-lp-solver's answer shape ({ feasible, result, bounded, ...values }) from HiGHS. */
-function solveWithHighs(model: LpModel, timeLimitSeconds: number | undefined, nodeLimit: number | undefined): { raw: Record<string, number | boolean | undefined>; limit: boolean; message?: string } {
+function solveWithHighs(model: LpModel, timeLimitSeconds: number | undefined, nodeLimit: number | undefined, lpMethod: 'ipm' | 'dual-simplex'): { raw: Record<string, number | boolean | undefined>; limit: boolean; message?: string } {
   if (!highs) throw new InputError("runLp: engine 'highs' is not loaded; await loadLpEngine('highs') first", { source: 'runLp', field: 'engine' });
   const h = highs;
   const cols = Object.keys(model.variables);
@@ -168,8 +175,10 @@ function solveWithHighs(model: LpModel, timeLimitSeconds: number | undefined, no
     try {
       // Optimality gaps at 0 so 'optimal' means optimal (HiGHS stops at a 1e-4 relative gap by default).
       m.options.set({ output_flag: false, presolve, mip_rel_gap: 0, mip_abs_gap: 1e-9 });
-      // Interior point then crossover (a vertex, as RRND/RRNZ want): 1.6-3x faster than dual simplex on the 64-host relaxations.
-      if (!mip) m.options.set({ solver: 'ipm', run_crossover: 'on' });
+      // Interior point then crossover (a vertex): 1.6-3x faster than dual simplex on the paper's 64-host relaxation
+      // (bench/vcsched.ts). The dual simplex wins on the compact relaxation (milp.ts), where presolve removes nothing.
+      if (!mip && lpMethod === 'ipm') m.options.set({ solver: 'ipm', run_crossover: 'on' });
+      if (!mip && lpMethod === 'dual-simplex') m.options.set({ solver: 'simplex', simplex_strategy: 1, presolve: 'off' });
       if (timeLimitSeconds !== undefined) m.options.set('time_limit', timeLimitSeconds);
       if (nodeLimit !== undefined) m.options.set('mip_max_nodes', nodeLimit);
       m.passModel(data);
@@ -295,7 +304,7 @@ export function runLp(model: LpModel, timeLimitSeconds?: number, options: RunLpO
   try {
     const injected = solveImpl?.(m, engine);
     if (injected !== undefined) raw = injected;
-    else if (engine === 'highs') ({ raw, limit: engineLimit, message: limitMessage } = solveWithHighs(model, timeLimitSeconds, options.nodeLimit));
+    else if (engine === 'highs') ({ raw, limit: engineLimit, message: limitMessage } = solveWithHighs(model, timeLimitSeconds, options.nodeLimit, options.lpMethod ?? 'ipm'));
     else raw = lpSolver.Solve(m);
   } catch (e) {
     const seconds = Number(process.hrtime.bigint() - t0) / 1e9;

@@ -10,7 +10,8 @@
  *
  * At paper scale the MILP and the large sets' LP relaxations (RRND/RRNZ)
  * are solved with HiGHS (lpsolver.ts; javascript-lp-solver cannot solve the
- * 64-host LPs and needs up to a minute per 4 × 12 MILP). The MILP is bounded
+ * 64-host LPs and needs up to a minute per 4 × 12 MILP); the relaxation in
+ * its compact form (`buildVcschedRelaxation`, milp.ts) by the dual simplex. The MILP is bounded
  * by a node limit, which stops every machine at the same node; the notebook's
  * 600 s time limit stays as a backstop that the node limit reaches first on
  * any machine doing more than ~170 nodes/s (this one does 500-1,500 under load).
@@ -136,7 +137,8 @@ function makeSweep(scale: PaperScale): SweepDefinition {
   return defineSweep({
     name: scale === 'paper' ? NOTEBOOK : `${NOTEBOOK}-quick`,
     // 3: HiGHS for the paper-scale MILP (node limit) and RRND/RRNZ on the 64-host set.
-    version: 3,
+    // 4: the relaxation in compact form (dual simplex on HiGHS: another optimal vertex, so other RRND/RRNZ placements).
+    version: 4,
     description: 'VCSched: heuristics, exact search and MILP on the small, large and parallel-job instance sets',
     cell: { module: __filename, export: 'vcschedCell' },
     grid: vcschedGrids(scale),
