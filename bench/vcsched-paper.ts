@@ -32,7 +32,11 @@ async function main(): Promise<void> {
           const t0 = process.hrtime.bigint();
           const r = await vcschedCell(p);
           seconds.push(Number(process.hrtime.bigint() - t0) / 1e9);
-          statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+          // An RRND+RRNZ cell gives two records: statuses 'RRND:ok', 'RRNZ:failed', ...
+          for (const x of Array.isArray(r) ? r : [r]) {
+            const key = Array.isArray(r) ? `${x.algorithm}:${x.status}` : x.status;
+            statuses[key] = (statuses[key] ?? 0) + 1;
+          }
         }
         const meanSeconds = seconds.reduce((s, x) => s + x, 0) / seconds.length;
         strata.push({ part: String(g.part[0]), tasks, algorithm, cells: per, sampled: seconds.length, meanSeconds, maxSeconds: Math.max(...seconds), statuses });

@@ -236,28 +236,40 @@ describe('05-measy', () => {
 describe('02-virtual-clusters', () => {
   const V = virtualClusters;
 
-  it('paper grid: 1,440 small x 15 + 10,800 large x 14 + 1,440 MILP x 2 + 10,800 parallel x 3 cells', () => {
+  it('paper grid: 1,440 small x 14 + 10,800 large x 13 + 1,440 MILP x 2 + 10,800 parallel x 3 cells (RRND and RRNZ in one cell)', () => {
     const count = (part: string) => countCells({ ...V.paperSweep, grids: V.paperSweep.grids.filter((g) => g.part[0] === part) });
-    expect([count('small'), count('large'), count('milp'), count('par')]).to.deep.equal([1440 * 15, 10800 * 14, 1440 * 2, 10800 * 3]);
-    expect(countCells(V.paperSweep)).to.equal(208080);
+    expect([count('small'), count('large'), count('milp'), count('par')]).to.deep.equal([1440 * 14, 10800 * 13, 1440 * 2, 10800 * 3]);
+    expect(countCells(V.paperSweep)).to.equal(195840);
+    for (const g of V.paperSweep.grids.filter((x) => x.part[0] === 'small' || x.part[0] === 'large')) {
+      expect(g.algorithm).to.include(V.RRND_RRNZ).and.not.include('RRND').and.not.include('RRNZ');
+      expect(g.algorithm.flatMap((a) => V.cellAlgorithms(a as virtualClusters.VcschedCellAlgorithm))).to.include.members(['RRND', 'RRNZ']);
+    }
+    expect(V.quickSweep.grids.find((g) => g.part[0] === 'large')!.algorithm).to.not.include(V.RRND_RRNZ);
     const milp = gridCells(V.paperSweep, { part: 'milp', algorithm: 'MILP' });
     expect(milp.length).to.equal(1440);
     expect(new Set(milp.map((c) => c.tasks))).to.deep.equal(new Set([6, 8, 10, 12]));
     expect(milp[0].options).to.include({ lpEngine: 'highs', milpNodeLimit: V.MILP_NODE_LIMIT });
-    expect(gridCells(V.paperSweep, { part: 'large', algorithm: 'RRNZ' }).map((c) => c.options.lpEngine)).to.satisfy((e: string[]) => e.length === 10800 && e.every((x) => x === 'highs'));
+    expect(gridCells(V.paperSweep, { part: 'large', algorithm: V.RRND_RRNZ }).map((c) => c.options.lpEngine)).to.satisfy((e: string[]) => e.length === 10800 && e.every((x) => x === 'highs'));
   });
 
   it('cells return the fields of the degradation tables and curves, for the instance vcschedInstanceSet generates', async () => {
     const { vcschedInstanceSet, runVcschedExperiment } = await import('../../src/schedulers/vcsched');
-    const picks = ['MCB8', 'EXACT', 'RRND'].map((algorithm) => ({ params: gridCells(V.paperSweep, { part: 'small', tasks: 6, slack: 0.1, instance: 0, algorithm })[0] }));
+    const picks = ['MCB8', 'EXACT', V.RRND_RRNZ].map((algorithm) => ({ params: gridCells(V.paperSweep, { part: 'small', tasks: 6, slack: 0.1, instance: 0, algorithm })[0] }));
     const set = vcschedInstanceSet('small', { instancesPerSpec: 1, taskCounts: [6], slacks: [0.1], seed: 2009 });
     for (const c of picks) {
-      const r = await V.vcschedCell(c.params as any);
-      expect(r).to.include.keys('algorithm', 'status', 'minYield', 'avgYield', 'seconds', 'lpMinYield', 'lpAvgYield', 'slack', 'tasks', 'instance');
-      expect(r.algorithm).to.equal(c.params.algorithm);
+      const out = await V.vcschedCell(c.params as any);
+      const records = Array.isArray(out) ? out : [out];
+      const algorithms = V.cellAlgorithms(c.params.algorithm as virtualClusters.VcschedCellAlgorithm);
+      // one record per algorithm of the cell: an array exactly for the RRND+RRNZ cell
+      expect(Array.isArray(out)).to.equal(c.params.algorithm === V.RRND_RRNZ);
+      expect(records.map((r) => r.algorithm)).to.deep.equal(algorithms);
       const gi = set.find((g) => g.spec.memCv === c.params.memCv && g.spec.cpuCv === c.params.cpuCv)!;
-      const [direct] = runVcschedExperiment([gi], [c.params.algorithm as any], (c.params as any).options);
-      expect({ ...r, seconds: 0 }).to.deep.equal({ ...direct, seconds: 0 });
+      records.forEach((r, k) => {
+        expect(r).to.include.keys('algorithm', 'status', 'minYield', 'avgYield', 'seconds', 'lpMinYield', 'lpAvgYield', 'slack', 'tasks', 'instance');
+        // the same record as the algorithm alone (its own LP solve)
+        const [direct] = runVcschedExperiment([gi], [algorithms[k]], (c.params as any).options);
+        expect({ ...r, seconds: 0 }).to.deep.equal({ ...direct, seconds: 0 });
+      });
     }
   });
 
@@ -265,7 +277,7 @@ describe('02-virtual-clusters', () => {
     const base = { set: ['small'], parallel: [false], slack: [0.5], memCv: [0.75], cpuCv: [0.75], instance: [0, 1] };
     const grids: Grid[] = [
       { ...base, part: ['milp'], tasks: [8], algorithm: ['MILP'], options: [{ lpEngine: 'highs', milpNodeLimit: V.MILP_NODE_LIMIT, milpTimeLimitSeconds: 600 }] },
-      { ...base, part: ['large'], set: ['large'], tasks: [100], instance: [0], algorithm: ['RRND', 'RRNZ'], options: [{ seed: 2009, tolerance: 0.01, backtrackBudget: 1000, lpEngine: 'highs' }] },
+      { ...base, part: ['large'], set: ['large'], tasks: [100], instance: [0], algorithm: [V.RRND_RRNZ], options: [{ seed: 2009, tolerance: 0.01, backtrackBudget: 1000, lpEngine: 'highs' }] },
     ];
     const records = async (workers: number) => {
       const exp = tiny(V.experiment, grids);

@@ -1,8 +1,8 @@
 /**
  * The LP engines behind the VCSched MILP and LP relaxation: each engine
  * against brute force on tiny instances, infeasibility, agreement between
- * engines on seeded instances, determinism, the node limit, and loading in a
- * worker thread (as the sweep does).
+ * engines on seeded instances, the compact relaxation against the paper's,
+ * determinism, the node limit, and loading in a worker thread (as the sweep does).
  */
 import { expect } from 'chai';
 import * as path from 'path';
@@ -10,8 +10,16 @@ import { Worker } from 'worker_threads';
 import {
   LP_ENGINES,
   LpEngine,
+  LpModel,
   VcInstance,
+  buildVcschedModel,
+  buildVcschedRelaxation,
+  columnsFromLpModel,
+  lpModelFromColumns,
+  instanceTasks,
   loadLpEngine,
+  lpObjective,
+  lpSolutionViolation,
   runLp,
   runVcschedHeuristic,
   solveVcschedLp,
@@ -60,6 +68,59 @@ function tinyInstances(count: number): VcInstance[] {
   return out;
 }
 
+/**
+ * Rank of the constraints of `model` active at `x` (rows at a bound, variables
+ * at 0), by Gaussian elimination: `x` is a vertex of the model's polyhedron
+ * exactly when this equals the number of variables.
+ */
+function activeRank(model: LpModel, x: Record<string, number>, tol = 1e-7): number {
+  const vars = Object.keys(model.variables);
+  const col = new Map(vars.map((v, j) => [v, j]));
+  const rows = new Map<string, number[]>();
+  for (const [v, coefs] of Object.entries(model.variables)) {
+    for (const [r, c] of Object.entries(coefs)) {
+      if (!(r in model.constraints)) continue;
+      if (!rows.has(r)) rows.set(r, new Array<number>(vars.length).fill(0));
+      rows.get(r)![col.get(v)!] = c;
+    }
+  }
+  const active: number[][] = [];
+  for (const [r, coef] of rows) {
+    const sum = coef.reduce((s, c, j) => s + c * (x[vars[j]] ?? 0), 0);
+    const b = model.constraints[r];
+    if ([b.equal, b.min, b.max].some((v) => v !== undefined && Math.abs(sum - v) <= tol)) active.push(coef);
+  }
+  vars.forEach((v, j) => {
+    if (Math.abs(x[v] ?? 0) <= tol) active.push(vars.map((_, k) => (k === j ? 1 : 0)));
+  });
+  let rank = 0;
+  for (let j = 0; j < vars.length && rank < active.length; j++) {
+    let p = rank;
+    for (let i = rank + 1; i < active.length; i++) if (Math.abs(active[i][j]) > Math.abs(active[p][j])) p = i;
+    if (Math.abs(active[p][j]) < 1e-9) continue;
+    [active[rank], active[p]] = [active[p], active[rank]];
+    for (let i = rank + 1; i < active.length; i++) {
+      const f = active[i][j] / active[rank][j];
+      if (f !== 0) for (let k = j; k < vars.length; k++) active[i][k] -= f * active[rank][k];
+    }
+    rank++;
+  }
+  return rank;
+}
+
+/** A solution of the compact relaxation as one of the paper's: e = a + b, a, Y. */
+function paperValues(inst: VcInstance, raw: Record<string, number | boolean | undefined>): Record<string, number> {
+  const v = (k: string) => (typeof raw[k] === 'number' ? (raw[k] as number) : 0);
+  const out: Record<string, number> = { Y: v('Y') };
+  instanceTasks(inst).forEach((_, i) => {
+    for (let h = 0; h < inst.hosts; h++) {
+      out[`e_${i}_${h}`] = v(`a_${i}_${h}`) + v(`b_${i}_${h}`);
+      out[`a_${i}_${h}`] = v(`a_${i}_${h}`);
+    }
+  });
+  return out;
+}
+
 describe('VCSched LP engines', () => {
   before(async () => {
     for (const e of LP_ENGINES) await loadLpEngine(e);
@@ -103,6 +164,94 @@ describe('VCSched LP engines', () => {
       expect(solveVcschedLp(tooBig, { engine }).status).to.equal('infeasible');
     });
   }
+
+  for (const engine of LP_ENGINES) {
+    it(`${engine}: the compact relaxation has the paper's optimum, and its answer is an optimal vertex of the paper's relaxation`, () => {
+      const rng = createRng('lp-engines/compact');
+      const instances: VcInstance[] = [
+        ...vcschedInstanceSet('small', { instancesPerSpec: 1, taskCounts: [6, 12], slacks: [0.1, 0.3, 0.6, 0.9], seed: 'lp-engines/compact' }).map((g) => g.instance),
+        // parallel jobs (equal-allocation rows), sizes up to 4 tasks
+        ...[0.2, 0.5, 0.8].map((slack, k) => generateVcInstance({ hosts: 4, tasks: 10, slack, memCv: 0.75, cpuCv: 0.75, parallel: true, maxJobSize: 4 }, rng.fork(`par${k}`))),
+        // zero needs and memory (left out of the rows)
+        { hosts: 3, jobs: [{ cpuNeed: 0, mem: 0.5 }, { cpuNeed: 0.8, mem: 0 }, { cpuNeed: 0.6, mem: 0.7, tasks: 2 }, { cpuNeed: 0.9, mem: 0.4 }] },
+        ...(engine === 'highs' ? [0.2, 0.7].map((slack, k) => generateVcInstance({ hosts: 8, tasks: 24, slack, memCv: 0.75, cpuCv: 0.25 }, rng.fork(`mid${k}`))) : []),
+      ];
+      let vertices = 0;
+      for (const inst of instances) {
+        const label = JSON.stringify(inst).slice(0, 80);
+        const paper = buildVcschedModel(inst, { relax: true });
+        const compact = runLp(buildVcschedRelaxation(inst), undefined, { engine, lpMethod: 'dual-simplex' });
+        const original = runLp(paper, undefined, { engine });
+        const closed = vcschedRelaxedMinYield(inst);
+        expect(compact.status, label).to.equal(original.status);
+        if (closed === null) {
+          expect(compact.status, label).to.equal('infeasible');
+          continue;
+        }
+        expect(compact.status, label).to.equal('optimal');
+        expect(compact.objective, label).to.be.closeTo(original.objective, 1e-7);
+        expect(compact.objective, label).to.be.closeTo(closed, 1e-7);
+        // Read back, the answer satisfies the paper's relaxation with the same objective ...
+        const x = paperValues(inst, compact.raw);
+        expect(lpSolutionViolation(paper, x), label).to.equal(null);
+        expect(lpObjective(paper, x), label).to.be.closeTo(original.objective, 1e-7);
+        // ... is one of its vertices (unlike the closed form's even spread, optimal too) ...
+        expect(activeRank(paper, x), label).to.equal(Object.keys(paper.variables).length);
+        const spread: Record<string, number> = { Y: closed };
+        instanceTasks(inst).forEach((t, i) => {
+          for (let h = 0; h < inst.hosts; h++) [spread[`e_${i}_${h}`], spread[`a_${i}_${h}`]] = [1 / inst.hosts, (t.cpuNeed * closed) / inst.hosts];
+        });
+        expect(lpSolutionViolation(paper, spread), label).to.equal(null);
+        expect(activeRank(paper, spread), label).to.be.below(Object.keys(paper.variables).length);
+        // ... and gives solveVcschedLp's fractions.
+        const lp = solveVcschedLp(inst, { engine });
+        expect(lp.fractions!.flat()).to.deep.equal(instanceTasks(inst).flatMap((_, i) => Array.from({ length: inst.hosts }, (_, h) => Math.max(0, x[`e_${i}_${h}`]))));
+        vertices++;
+      }
+      expect(vertices).to.be.at.least(engine === 'highs' ? 10 : 8);
+    });
+  }
+
+  it('a model in column form and in JSON form are the same model: same answers from both engines, bit for bit', () => {
+    const set = vcschedInstanceSet('small', { instancesPerSpec: 1, taskCounts: [8], slacks: [0.2, 0.6], seed: 'lp-engines/columns' });
+    const [par] = vcschedInstanceSet('large', { instancesPerSpec: 1, taskCounts: [100], slacks: [0.5], seed: 'lp-engines/columns', parallel: true });
+    let optimal = 0;
+    for (const inst of [...set.map((g) => g.instance), par.instance]) {
+      const paper = buildVcschedModel(inst, { relax: true });
+      expect(lpModelFromColumns(columnsFromLpModel(paper))).to.deep.equal(paper);
+      const columns = buildVcschedRelaxation(inst);
+      const json = lpModelFromColumns(columns);
+      expect(columnsFromLpModel(json)).to.deep.equal(columns);
+      for (const engine of inst.hosts > 4 ? (['highs'] as const) : LP_ENGINES) {
+        const a = runLp(columns, undefined, { engine, lpMethod: 'dual-simplex' });
+        const b = runLp(json, undefined, { engine, lpMethod: 'dual-simplex' });
+        if (a.status === 'optimal') optimal++;
+        expect({ ...a, seconds: 0 }).to.deep.equal({ ...b, seconds: 0 });
+        const c = runLp(paper, undefined, { engine });
+        const d = runLp(columnsFromLpModel(paper), undefined, { engine });
+        expect({ ...d, seconds: 0 }).to.deep.equal({ ...c, seconds: 0 });
+      }
+    }
+    expect(optimal).to.be.at.least(5);
+  });
+
+  it('HiGHS: on 64-host instances the compact relaxation has the paper relaxation\'s optimum, and its answer satisfies the paper\'s model', () => {
+    const set = vcschedInstanceSet('large', { instancesPerSpec: 1, taskCounts: [100], slacks: [0.1, 0.5, 0.9], seed: 'lp-engines/compact' }).filter((_, k) => k % 4 === 0);
+    let compared = 0;
+    for (const g of set) {
+      const paper = buildVcschedModel(g.instance, { relax: true });
+      const compact = runLp(buildVcschedRelaxation(g.instance), undefined, { engine: 'highs', lpMethod: 'dual-simplex' });
+      const original = runLp(paper, undefined, { engine: 'highs' });
+      expect(compact.status).to.equal(original.status);
+      if (compact.status !== 'optimal') continue;
+      expect(compact.objective).to.be.closeTo(original.objective, 1e-7);
+      const x = paperValues(g.instance, compact.raw);
+      expect(lpSolutionViolation(paper, x)).to.equal(null);
+      expect(lpObjective(paper, x)).to.be.closeTo(original.objective, 1e-7);
+      compared++;
+    }
+    expect(compared).to.be.at.least(2);
+  });
 
   it('the engines agree on the MILP optimum and the LP bound of seeded 4-host instances (6 and 8 tasks)', () => {
     const set = vcschedInstanceSet('small', { instancesPerSpec: 1, taskCounts: [6, 8], slacks: [0.2, 0.5, 0.8], seed: 'lp-engines' });

