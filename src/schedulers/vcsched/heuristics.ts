@@ -161,29 +161,32 @@ export function backtrackingPlacement(
     rank[h] = p;
   };
 
-  // Explicit stack of candidate lists (no recursion: large instances are deep).
-  const candidates: number[][] = [];
-  const cursor: number[] = [];
-  const candidatesFor = (k: number): number[] => {
+  // Explicit stack of candidate lists (no recursion: large instances are deep),
+  // task k's in cand[k * H ..], candLen[k] of them.
+  const cand = new Int32Array(n * H);
+  const candLen = new Int32Array(n);
+  const cursor = new Int32Array(n);
+  const candidatesFor = (k: number): void => {
     const t = tasks[order[k]];
-    const out: number[] = [];
+    let len = 0;
     let emptySeen = false;
-    for (const h of byLoad) {
+    for (let p = 0; p < H; p++) {
+      const h = byLoad[p];
       if (mem[h] + t.mem > 1 + FEASIBILITY_TOLERANCE) continue;
       if (count[h] === 0) {
         if (emptySeen) continue;
         emptySeen = true;
       }
-      out.push(h);
+      cand[k * H + len++] = h;
     }
-    return out;
+    candLen[k] = len;
   };
   let k = 0;
   if (n === 0) return { placement: [], attempts };
-  candidates[0] = candidatesFor(0);
+  candidatesFor(0);
   cursor[0] = 0;
   while (k >= 0) {
-    if (cursor[k] >= candidates[k].length) {
+    if (cursor[k] >= candLen[k]) {
       // Exhausted: undo the previous task's placement and try its next host.
       k--;
       if (k < 0) break;
@@ -199,14 +202,14 @@ export function backtrackingPlacement(
     if (attempts >= budget) return { placement: null, attempts };
     attempts++;
     const i = order[k];
-    const h = candidates[k][cursor[k]];
+    const h = cand[k * H + cursor[k]];
     placement[i] = h;
     changeLoad(h, tasks[i].cpuNeed);
     mem[h] += tasks[i].mem;
     count[h]++;
     if (k === n - 1) return { placement, attempts };
     k++;
-    candidates[k] = candidatesFor(k);
+    candidatesFor(k);
     cursor[k] = 0;
   }
   return { placement: null, attempts };
