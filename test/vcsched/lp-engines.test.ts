@@ -30,6 +30,7 @@ import {
 } from '../../src/schedulers/vcsched';
 import { createRng } from '../../src/util/random';
 import { InputError } from '../../src/util/errors';
+import { vcschedCellInstance } from '../../src/sweep/papers/02-virtual-clusters';
 
 /** Best minimum yield over every placement of tasks on hosts (min(1, 1 / max CPU load) when memory fits), or null. */
 function bruteForce(inst: VcInstance): number | null {
@@ -251,6 +252,14 @@ describe('VCSched LP engines', () => {
       compared++;
     }
     expect(compared).to.be.at.least(2);
+  });
+
+  it('HiGHS: a relaxation on which the dual simplex ends in "unknown" is answered by the other method (notebook 02, large set, 250 tasks, slack 0.1, instance 37)', () => {
+    const g = vcschedCellInstance({ part: 'large', set: 'large', parallel: false, tasks: 250, slack: 0.1, memCv: 0.75, cpuCv: 0.25, instance: 37, algorithm: 'RRND+RRNZ', instanceSeed: 2009, options: {} });
+    const compact = runLp(buildVcschedRelaxation(g.instance), undefined, { engine: 'highs', lpMethod: 'dual-simplex' });
+    // Before the fallback this threw "HiGHS model status 15"; the paper's relaxation, solved by the default path, agrees.
+    expect(compact.status).to.equal('infeasible');
+    expect(runLp(buildVcschedModel(g.instance, { relax: true }), undefined, { engine: 'highs' }).status).to.equal('infeasible');
   });
 
   it('the engines agree on the MILP optimum and the LP bound of seeded 4-host instances (6 and 8 tasks)', () => {
