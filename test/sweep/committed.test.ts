@@ -9,6 +9,7 @@ import {
   loadCommittedResults,
   PaperExperiment,
   publishPaperResults,
+  runSpanMs,
   runPaperSweep,
   sampleCells,
   verifyCommittedSample,
@@ -55,6 +56,13 @@ describe('committed paper-scale results', () => {
     expect(summary.ok).to.equal(0); // nothing computed
     expect(summary.verified).to.have.length(5);
     expect(completeResults(summary)).to.deep.equal(completeResults(live));
+  });
+
+  it('the wall time of a published run spans 300,000 records (02 has 195,840: spreading them into Math.max overflowed the stack)', () => {
+    const t0 = Date.parse('2026-01-01T00:00:00Z');
+    const records = Array.from({ length: 300_000 }, (_, i) => ({ run: { startedAt: new Date(t0 + ((i * 7919) % 300_000)).toISOString(), durationMs: 5 } }));
+    expect(runSpanMs(records)).to.equal(299_999 + 5);
+    expect(runSpanMs([])).to.equal(0);
   });
 
   it('a sample re-run fails loudly, naming the cell, when a committed result differs from what the code computes', async () => {

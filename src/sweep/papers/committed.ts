@@ -82,8 +82,6 @@ export function publishPaperResults(
     const r = byKey.get(c.key);
     if (r) ordered.push(r);
   }
-  const starts = ordered.map((r) => Date.parse(r.run.startedAt));
-  const ends = ordered.map((r, i) => starts[i] + r.run.durationMs);
   const provenance: Provenance = {
     notebook: experiment.notebook,
     sweep: sweep.name,
@@ -93,7 +91,7 @@ export function publishPaperResults(
     command: options.command ?? `schedlab paper ${experiment.notebook}${scale === 'paper' ? '' : ` --scale ${scale}`}`,
     machine: { cores: os.availableParallelism(), cpu: os.cpus()[0]?.model ?? 'unknown', platform: `${os.platform()} ${os.arch()}`, node: process.version },
     cellTimeMs: Math.round(ordered.reduce((s, r) => s + r.run.durationMs, 0)),
-    wallTimeMs: ordered.length ? Math.round(Math.max(...ends) - Math.min(...starts)) : 0,
+    wallTimeMs: runSpanMs(ordered),
     cells: cells.length,
     ok: ordered.filter((r) => r.status === 'ok').length,
     failed: ordered.filter((r) => r.status === 'failed').length,
@@ -116,6 +114,18 @@ export function publishPaperResults(
     throw new OutputError('write the committed results', out, e);
   }
   return provenance;
+}
+
+/** Milliseconds from the first cell's start to the last cell's end, 0 when none (a loop: Math.max(...xs) overflows the stack on ~10^5 records). */
+export function runSpanMs(records: readonly { run: { startedAt: string; durationMs: number } }[]): number {
+  let first = Infinity;
+  let last = -Infinity;
+  for (const r of records) {
+    const t = Date.parse(r.run.startedAt);
+    first = Math.min(first, t);
+    last = Math.max(last, t + r.run.durationMs);
+  }
+  return records.length ? Math.round(last - first) : 0;
 }
 
 export interface CommittedResults {
