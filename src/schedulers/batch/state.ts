@@ -55,8 +55,10 @@ export class BatchState implements BatchContext {
   // Running jobs sorted by estimated end (ties: start order), kept from the
   // first query on (FCFS never asks, and keeping it costs FCFS a fifth of its time).
   private runTracked = false;
-  private runEnd: number[] = [];
-  private runJob: number[] = [];
+  // Running jobs by estimated end (ties: start order), in typed arrays grown on demand.
+  private runCount = 0;
+  private runEnd = new Float64Array(0);
+  private runJob = new Int32Array(0);
   private readonly startSeq: Int32Array;
   private started = 0;
   private readonly ended: Uint8Array;
@@ -65,6 +67,9 @@ export class BatchState implements BatchContext {
   // EASY backfill index over arrival ranks (built on first use): each subtree
   // holds the fewest processors and the shortest estimate among its waiting jobs.
   private size = 0;
+  // Ranks whose leaf may be out of date (arrived or started since the index was last read): most jobs
+  // start at arrival, before any search, and then need no update at all.
+  private stale: number[] = [];
   private segProcs = new Float64Array(0);
   private segEst = new Float64Array(0);
   // Deep queues: the two minima may come from different jobs, so a search can
@@ -153,7 +158,7 @@ export class BatchState implements BatchContext {
 
   get runningCount(): number {
     if (!this.runTracked) this.trackRunning();
-    return this.runJob.length;
+    return this.runCount;
   }
   running(k: number): number {
     if (!this.runTracked) this.trackRunning();
@@ -162,11 +167,13 @@ export class BatchState implements BatchContext {
 
   minWaitingProcs(): number {
     if (this.size === 0) this.buildIndex();
+    else if (this.stale.length > 0) this.refreshIndex();
     return this.segProcs[1];
   }
 
   backfillCandidate(after: number, shadow: number, extra: number): number {
     if (this.size === 0) this.buildIndex();
+    else if (this.stale.length > 0) this.refreshIndex();
     let level = 0;
     while (level < this.lvCount && this.lvProcs[level] < this.free) level++;
     const r = this.nextBackfill(1, 0, this.size - 1, after < 0 ? 0 : this.rankOf[after] + 1, shadow, extra, level);
@@ -221,7 +228,7 @@ export class BatchState implements BatchContext {
     else this.dead++;
     this.startSeq[i] = this.started++;
     if (this.runTracked) this.insertRunning(i, now + this.est[i]);
-    if (this.size > 0) this.setLeaf(this.rankOf[i], Infinity, Infinity);
+    if (this.size > 0) this.stale.push(this.rankOf[i]);
     this.onStart(i);
   }
 
@@ -267,7 +274,7 @@ export class BatchState implements BatchContext {
   arrive(i: number): void {
     this.arrived++;
     this.queue.push(i);
-    if (this.size > 0) this.setLeaf(this.rankOf[i], this.procsN[i], this.est[i]);
+    if (this.size > 0) this.stale.push(this.rankOf[i]);
   }
 
   complete(i: number): void {
@@ -343,32 +350,46 @@ export class BatchState implements BatchContext {
   }
 
   private insertRunning(i: number, estEnd: number): void {
-    const runEnd = this.runEnd;
+    const n = this.runCount;
+    if (n === this.runEnd.length) {
+      const end = new Float64Array(Math.max(16, 2 * n));
+      const job = new Int32Array(end.length);
+      end.set(this.runEnd);
+      job.set(this.runJob);
+      this.runEnd = end;
+      this.runJob = job;
+    }
+    const { runEnd, runJob } = this;
     let lo = 0;
-    let hi = runEnd.length;
+    let hi = n;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       if (runEnd[mid] <= estEnd) lo = mid + 1;
       else hi = mid;
     }
-    runEnd.splice(lo, 0, estEnd);
-    this.runJob.splice(lo, 0, i);
+    runEnd.copyWithin(lo + 1, lo, n);
+    runJob.copyWithin(lo + 1, lo, n);
+    runEnd[lo] = estEnd;
+    runJob[lo] = i;
+    this.runCount = n + 1;
   }
 
   private removeRunning(i: number): void {
     const { runEnd, runJob } = this;
+    const n = this.runCount;
     const e = this.start[i] + this.est[i];
     let lo = 0;
-    let hi = runEnd.length;
+    let hi = n;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       if (runEnd[mid] < e) lo = mid + 1;
       else hi = mid;
     }
-    for (let k = lo; k < runJob.length; k++) {
+    for (let k = lo; k < n; k++) {
       if (runJob[k] === i) {
-        runEnd.splice(k, 1);
-        runJob.splice(k, 1);
+        runEnd.copyWithin(k, k + 1, n);
+        runJob.copyWithin(k, k + 1, n);
+        this.runCount = n - 1;
         return;
       }
     }
@@ -380,8 +401,9 @@ export class BatchState implements BatchContext {
     for (let i = 0; i < this.jobs.length; i++) if (!Number.isNaN(this.start[i]) && !this.ended[i]) ids.push(i);
     const { start, est, startSeq } = this;
     ids.sort((a, b) => start[a] + est[a] - (start[b] + est[b]) || startSeq[a] - startSeq[b]);
-    this.runJob = ids;
-    this.runEnd = ids.map((i) => start[i] + est[i]);
+    this.runJob = Int32Array.from(ids);
+    this.runEnd = Float64Array.from(ids, (i) => start[i] + est[i]);
+    this.runCount = ids.length;
     this.runTracked = true;
   }
 
@@ -402,6 +424,19 @@ export class BatchState implements BatchContext {
       this.segProcs[v] = Math.min(this.segProcs[2 * v], this.segProcs[2 * v + 1]);
       this.segEst[v] = Math.min(this.segEst[2 * v], this.segEst[2 * v + 1]);
     }
+  }
+
+  /** Bring the leaves of the stale ranks up to date: a waiting job's size and estimate, else +∞. */
+  private refreshIndex(): void {
+    const { stale, segProcs, size } = this;
+    for (let k = 0; k < stale.length; k++) {
+      const r = stale[k];
+      const i = this.order[r];
+      if (Number.isNaN(this.start[i])) {
+        if (segProcs[size + r] === Infinity) this.setLeaf(r, this.procsN[i], this.est[i]);
+      } else if (segProcs[size + r] !== Infinity) this.setLeaf(r, Infinity, Infinity);
+    }
+    stale.length = 0;
   }
 
   private setLeaf(rank: number, p: number, e: number): void {
@@ -495,7 +530,7 @@ export class BatchState implements BatchContext {
     this.prof = p;
     const now = this.now;
     if (!this.runTracked) this.trackRunning();
-    for (let k = 0; k < this.runJob.length; k++) {
+    for (let k = 0; k < this.runCount; k++) {
       const i = this.runJob[k];
       if (this.runEnd[k] > now) p.reserve(now, this.runEnd[k], this.procsN[i]);
     }
