@@ -279,7 +279,7 @@ async function benchEngines() {
   const m12 = (milp['4x12'] as any).medianSeconds.highs;
   const l100 = (lp['64x100'] as any).medianSeconds.highs;
   return {
-    description: 'seconds per solve, model built by buildVcschedModel; HiGHS options as in lpsolver.ts (MILP: gaps 0; LP: interior point + crossover); javascript-lp-solver MILP time limit milpTimeLimitSeconds, LP capped by a worker',
+    description: 'seconds per solve; MILP: buildVcschedModel for every engine, HiGHS gaps 0; LP: javascript-lp-solver (4 x 12) and HiGHS solve the compact relaxation as the heuristics do (solveVcschedLp: buildVcschedRelaxation, HiGHS dual simplex), GLPK and the capped javascript-lp-solver run at 64 hosts the paper form (buildVcschedModel relax), so 64-host ratios compare engines and forms together; javascript-lp-solver MILP time limit milpTimeLimitSeconds, LP capped by a worker',
     milpTimeLimitSeconds: MILP_LIMIT_S,
     jslsLpCapSeconds: JSLS_LP_CAP_S,
     targets: { milp4x12MedianSeconds: 3, lp64x100Seconds: 10, milp4x12Met: m12 <= 3, lp64x100Met: l100 <= 10 },
