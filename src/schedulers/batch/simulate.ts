@@ -126,11 +126,10 @@ export function batchEstimate(job: WorkloadJob, estimates: BatchEstimates = 'exa
 const ORDERS: readonly string[] = ['fcfs', 'sjf', 'ljf', 'smallest', 'wfp3', 'unicef'];
 
 // Event options, shared so the hot path allocates none. Same instant:
-// completions (−1), arrivals and wake-ups (0), then the scheduling pass (1).
+// completions (−1), arrivals and wake-ups (0), then the scheduling pass.
 const AT_COMPLETION = { priority: -1, kind: 'completion' };
 const AT_ARRIVAL = { priority: 0, kind: 'arrival' };
 const AT_WAKEUP = { priority: 0, kind: 'wakeup' };
-const AT_PASS = { priority: 1, kind: 'schedule' };
 
 /** Largest processor count the batch schedulers accept (2^31 − 1, the SWF reader's limit too). */
 export const MAX_PROCS = 2 ** 31 - 1;
@@ -253,13 +252,13 @@ function runBatch(jobs: readonly WorkloadJob[] | JobColumns, options: BatchOptio
   const state = new BatchState(input, machineSize, submit, runtime, est, procs, order, queueOrder, policy, checks, options.assignProcessors === true, options.onReservation);
   const completed = checks ? new Uint8Array(n) : undefined;
   let nextArrival = 0;
-  let passPending = false;
   let wakeup: ScheduledEvent | undefined;
 
+  // One scheduling pass per instant, after all its completions, arrivals and wake-ups: the
+  // handler that leaves no other event at this instant runs it (as an event of the lowest
+  // priority would, without one heap entry per instant: they were half the events).
   const requestPass = () => {
-    if (passPending) return;
-    passPending = true;
-    sim.at(sim.now, pass, AT_PASS);
+    if (sim.nextTime() !== sim.now) pass();
   };
   const complete = (i: number) => {
     state.now = sim.now;
@@ -286,7 +285,6 @@ function runBatch(jobs: readonly WorkloadJob[] | JobColumns, options: BatchOptio
     if (nextArrival < n) sim.at(submit[order[nextArrival]], arrive, AT_ARRIVAL);
   };
   const pass = () => {
-    passPending = false;
     state.now = sim.now;
     state.sortQueue();
     state.wakeTime = Infinity;
