@@ -12,8 +12,8 @@ import { generateLublin } from '../workloads/lublin';
 import { headerMachineSize, readSwfColumns } from '../workloads/swf';
 import { columnsOfferedLoad, columnsScaledToLoad, JobColumns, toColumns } from '../workloads/columns';
 import { loadTrace, traceManifest } from '../workloads/traces';
-import { simulateBatchColumns, BatchPolicy, BatchEstimates, BatchQueueOrder } from '../schedulers/batch/simulate';
-import type { BatchPolicySpec } from '../schedulers/batch/policies';
+import { simulateBatchColumns, BatchEstimates, BatchQueueOrder, BATCH_QUEUE_ORDERS } from '../schedulers/batch/simulate';
+import { BATCH_POLICIES, BatchPolicy, BatchPolicySpec } from '../schedulers/batch/policies';
 import { jobMetrics, summarizeRun, BOUNDED_SLOWDOWN_THRESHOLD } from '../metrics/jobs';
 import { InputError, OutputError, UsageError as BaseUsageError, writeFileSafely } from '../util/errors';
 
@@ -33,12 +33,10 @@ export const SIMULATE_USAGE = `usage: schedlab simulate (--trace FILE|NAME | --l
   --out FILE            write per-job results as CSV
   --help                show this help`;
 
-const ORDERS = ['fcfs', 'sjf', 'ljf', 'smallest', 'wfp3', 'unicef'];
-
 /** --policy: a built-in name, or FILE#EXPORT naming a policy object (loaded and checked by simulateBatch). */
 function policySpec(value: string | undefined): BatchPolicySpec {
   const v = value ?? 'easy';
-  if (['fcfs', 'easy', 'conservative'].includes(v)) return v as BatchPolicy;
+  if ((BATCH_POLICIES as readonly string[]).includes(v)) return v as BatchPolicy;
   const hash = v.lastIndexOf('#');
   if (hash <= 0 || hash === v.length - 1) {
     throw new UsageError(`--policy must be fcfs, easy, conservative or FILE.js#EXPORT (a module exporting a policy object), got '${v}'`, '--policy');
@@ -141,7 +139,7 @@ export async function simulateMain(argv: readonly string[], out: (s: string) => 
     if (flags.has('seed') && !flags.has('lublin')) throw new UsageError('--seed only applies to --lublin', '--seed');
     policySpec(flags.get('policy'));
     const order = flags.get('order') ?? 'fcfs';
-    if (!ORDERS.includes(order)) throw new UsageError(`--order must be ${ORDERS.join(', ')}, got '${order}'`, '--order');
+    if (!BATCH_QUEUE_ORDERS.includes(order)) throw new UsageError(`--order must be ${BATCH_QUEUE_ORDERS.join(', ')}, got '${order}'`, '--order');
     const estimates = (flags.get('estimates') ?? 'exact') as BatchEstimates;
     if (!['exact', 'requested'].includes(estimates)) throw new UsageError(`--estimates must be exact or requested, got '${estimates}'`, '--estimates');
     num(flags, 'lublin', isPosInt, 'a positive integer');

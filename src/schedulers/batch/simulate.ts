@@ -123,7 +123,8 @@ export function batchEstimate(job: WorkloadJob, estimates: BatchEstimates = 'exa
   return Math.max(req, job.runtime);
 }
 
-const ORDERS: readonly string[] = ['fcfs', 'sjf', 'ljf', 'smallest', 'wfp3', 'unicef'];
+/** The named queue orders (a {@link BatchQueueOrder} may also be a function). */
+export const BATCH_QUEUE_ORDERS: readonly string[] = ['fcfs', 'sjf', 'ljf', 'smallest', 'wfp3', 'unicef'];
 
 // Event options, shared so the hot path allocates none. Same instant:
 // completions (−1), arrivals and wake-ups (0), then the scheduling pass.
@@ -234,7 +235,7 @@ function runBatch(jobs: readonly WorkloadJob[] | JobColumns, options: BatchOptio
   if (estimates !== 'exact' && estimates !== 'requested') throw new InputError(`simulateBatch: estimates must be 'exact' or 'requested', got '${estimates}'`, { source: src, field: 'estimates' });
   if (options.assignProcessors && machineSize > 2 ** 24) throw new InputError(`simulateBatch: assignProcessors needs a machine of at most 2^24 processors, got ${machineSize}`, { source: src, field: 'assignProcessors' });
   const queueOrder = options.order ?? 'fcfs';
-  if (typeof queueOrder !== 'function' && !ORDERS.includes(queueOrder)) throw new InputError(`simulateBatch: unknown order '${queueOrder}' (use ${ORDERS.join(', ')} or a function)`, { source: src, field: 'order' });
+  if (typeof queueOrder !== 'function' && !BATCH_QUEUE_ORDERS.includes(queueOrder)) throw new InputError(`simulateBatch: unknown order '${queueOrder}' (use ${BATCH_QUEUE_ORDERS.join(', ')} or a function)`, { source: src, field: 'order' });
   if (policy === BUILTIN_BATCH_POLICIES.conservative && queueOrder !== 'fcfs') throw new InputError(`simulateBatch: conservative backfilling reserves in submission order; order must be 'fcfs'`, { source: src, field: 'order' });
   const checks = invariantChecksEnabled() || !isBuiltinBatchPolicy(policy);
 

@@ -52,10 +52,9 @@ export class BatchState implements BatchContext {
   private readonly queue: number[] = [];
   private qh = 0;
   private dead = 0;
-  // Running jobs sorted by estimated end (ties: start order), kept from the
-  // first query on (FCFS never asks, and keeping it costs FCFS a fifth of its time).
+  // Running jobs sorted by estimated end (ties: start order), in typed arrays grown on demand,
+  // kept from the first query on (FCFS never asks, and keeping it costs FCFS a fifth of its time).
   private runTracked = false;
-  // Running jobs by estimated end (ties: start order), in typed arrays grown on demand.
   private runCount = 0;
   private runEnd = new Float64Array(0);
   private runJob = new Int32Array(0);
