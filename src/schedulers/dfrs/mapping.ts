@@ -10,6 +10,7 @@
  */
 import { CAPACITY_EPSILON, McbVariant, maximizeMinYieldOfJobs, packArrays, packGroups, YieldJob } from '../packing';
 import { yieldForInverseStretch } from './allocation';
+import { grownFloat, grownInt } from '../../util/arrays';
 import { InputError } from '../../util/errors';
 import { InvariantError } from '../../util/invariants';
 
@@ -343,7 +344,7 @@ function selectJobs(jobs: readonly ActiveJob[], options: GlobalMappingOptions): 
  * longestMemoryFeasiblePrefix's working arrays, reused from call to call (it
  * calls no user code); `cpu` and `preCpu` stay all zero (memory-only packing).
  */
-let prefixWork: Record<'gMem' | 'cpu' | 'preMem' | 'preCpu', Float64Array> & Record<'gCount' | 'placement', Int32Array> = {
+const prefixWork: Record<'gMem' | 'cpu' | 'preMem' | 'preCpu', Float64Array> & Record<'gCount' | 'placement', Int32Array> = {
   gMem: new Float64Array(0),
   cpu: new Float64Array(0),
   preMem: new Float64Array(0),
@@ -354,20 +355,13 @@ let prefixWork: Record<'gMem' | 'cpu' | 'preMem' | 'preCpu', Float64Array> & Rec
 
 function prefixWorkspace(jobs: number, tasks: number, nodeCount: number) {
   const w = prefixWork;
-  if (w.gMem.length < jobs || w.placement.length < tasks || w.preMem.length < nodeCount) {
-    const j = Math.max(jobs, 2 * w.gMem.length);
-    const t = Math.max(tasks, 2 * w.placement.length);
-    const m = Math.max(nodeCount, w.preMem.length);
-    prefixWork = {
-      gMem: new Float64Array(j),
-      cpu: new Float64Array(j),
-      gCount: new Int32Array(j),
-      placement: new Int32Array(t),
-      preMem: new Float64Array(m),
-      preCpu: new Float64Array(m),
-    };
-  }
-  return prefixWork;
+  w.gMem = grownFloat(w.gMem, jobs);
+  w.cpu = grownFloat(w.cpu, jobs);
+  w.gCount = grownInt(w.gCount, jobs);
+  w.placement = grownInt(w.placement, tasks);
+  w.preMem = grownFloat(w.preMem, nodeCount);
+  w.preCpu = grownFloat(w.preCpu, nodeCount);
+  return w;
 }
 
 /**

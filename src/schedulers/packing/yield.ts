@@ -11,6 +11,7 @@ import { CAPACITY_EPSILON, McbVariant, checkVariant, packGroups } from './mcb';
 import { invariantChecksEnabled } from '../../util/invariants';
 import { verifyYieldPlacement } from './invariants';
 import { InputError } from '../../util/errors';
+import { grownFloat, grownInt } from '../../util/arrays';
 
 /** A task to place: identical tasks of one parallel job share `job`, `cpuNeed` and `mem`. */
 export interface YieldTask {
@@ -207,14 +208,6 @@ const work: Record<'cpu' | 'preCpu' | 'pinnedNeed' | 'pinnedMem' | 'load', Float
   pinnedMem: new Float64Array(0),
   load: new Float64Array(0),
 };
-
-/** `a` if it has `size` entries or more, else a larger array (contents not kept). */
-function grownFloat(a: Float64Array, size: number): Float64Array {
-  return a.length >= size ? a : new Float64Array(Math.max(size, 2 * a.length));
-}
-function grownInt(a: Int32Array, size: number): Int32Array {
-  return a.length >= size ? a : new Int32Array(Math.max(size, 2 * a.length));
-}
 
 /**
  * The binary search of `maximizeMinYield`: the best packing of the free
