@@ -9,7 +9,6 @@ export { portable, isPortableRef, PortableRef } from './util/portable';
 export { PolicyRef, isPolicyRef } from './util/modules';
 export type { DfrsPolicy, DfrsDecisionView, DfrsJobView, DfrsMapping } from './schedulers/dfrs/policy';
 export { compareBatchPolicies, batchComparisonSweep, BatchComparisonOptions, ComparisonRow, ComparisonWorkload, ComparisonPolicy, compareDfrsPolicies, dfrsComparisonSweep, DfrsComparisonOptions, DfrsComparisonRow, DfrsComparisonAlgorithm } from './sweep/compare';
-export * from './engine/heap';
 export * from './engine/events';
 export * from './engine/platform';
 export * from './engine/progress';

@@ -12,7 +12,7 @@
  * and moves it whenever the rate changes, calling `onComplete` when the work
  * is done; without one it is a pure calculator driven by explicit times.
  */
-import { ScheduledEvent, Simulation } from './events';
+import { EventId, Simulation } from './events';
 
 export type JobKey = number | string;
 
@@ -25,7 +25,7 @@ interface Entry {
   updated: number;
   /** No progress before this time (rescheduling penalty). */
   blockedUntil: number;
-  event?: ScheduledEvent;
+  event?: EventId;
 }
 
 export interface ProgressTrackerOptions {

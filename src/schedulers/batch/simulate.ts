@@ -44,7 +44,7 @@
  * scheduler's bookkeeping, the whole schedule ({@link verifyBatchSchedule}).
  * A policy other than the built-ins always runs with these checks on.
  */
-import { Simulation, ScheduledEvent } from '../../engine/events';
+import { EventId, Simulation } from '../../engine/events';
 import { InputError } from '../../util/errors';
 import { invariantChecksEnabled } from '../../util/invariants';
 import { WorkloadJob } from '../../workloads/job';
@@ -127,9 +127,8 @@ export function batchEstimate(job: WorkloadJob, estimates: BatchEstimates = 'exa
 export const BATCH_QUEUE_ORDERS: readonly string[] = ['fcfs', 'sjf', 'ljf', 'smallest', 'wfp3', 'unicef'];
 
 // Event options, shared so the hot path allocates none. Same instant:
-// completions (−1), arrivals and wake-ups (0), then the scheduling pass.
+// completions (−1), wake-ups (0), then arrivals, then the scheduling pass.
 const AT_COMPLETION = { priority: -1, kind: 'completion' };
-const AT_ARRIVAL = { priority: 0, kind: 'arrival' };
 const AT_WAKEUP = { priority: 0, kind: 'wakeup' };
 
 /** Largest processor count the batch schedulers accept (2^31 − 1, the SWF reader's limit too). */
@@ -253,15 +252,16 @@ function runBatch(jobs: readonly WorkloadJob[] | JobColumns, options: BatchOptio
   const state = new BatchState(input, machineSize, submit, runtime, est, procs, order, queueOrder, policy, checks, options.assignProcessors === true, options.onReservation);
   const completed = checks ? new Uint8Array(n) : undefined;
   let nextArrival = 0;
-  let wakeup: ScheduledEvent | undefined;
+  let wakeup: EventId | undefined;
 
   // One scheduling pass per instant, after all its completions, arrivals and wake-ups: the
-  // handler that leaves no other event at this instant runs it (as an event of the lowest
+  // handler that leaves nothing else at this instant runs it (as an event of the lowest
   // priority would, without one heap entry per instant: they were half the events).
+  const nextSubmit = () => (nextArrival < n ? submit[order[nextArrival]] : Infinity);
   const requestPass = () => {
-    if (sim.nextTime() !== sim.now) pass();
+    if (sim.nextTime() !== sim.now && nextSubmit() !== sim.now) pass();
   };
-  const complete = (i: number) => {
+  const complete = (_: Simulation, i: number) => {
     state.now = sim.now;
     if (completed) {
       if (completed[i]) throw state.fail('batch/once', 'completed twice', i);
@@ -271,20 +271,7 @@ function runBatch(jobs: readonly WorkloadJob[] | JobColumns, options: BatchOptio
     policy.onJobCompleted?.(i, state);
     requestPass();
   };
-  // Priority −1: completions run before arrivals at the same instant, so an
-  // arrival sees the processors its completions already freed.
-  state.onStart = (i) => sim.at(sim.now + runtime[i], () => complete(i), AT_COMPLETION);
-  const arrive = () => {
-    const i = order[nextArrival++];
-    state.now = sim.now;
-    state.arrive(i);
-    policy.onJobSubmitted?.(i, state);
-    scheduleArrival();
-    requestPass();
-  };
-  const scheduleArrival = () => {
-    if (nextArrival < n) sim.at(submit[order[nextArrival]], arrive, AT_ARRIVAL);
-  };
+  state.onStart = (i) => sim.at(sim.now + runtime[i], complete, AT_COMPLETION, i);
   const pass = () => {
     state.now = sim.now;
     state.sortQueue();
@@ -296,7 +283,20 @@ function runBatch(jobs: readonly WorkloadJob[] | JobColumns, options: BatchOptio
     wakeup = state.wakeTime < Infinity ? sim.at(state.wakeTime, requestPass, AT_WAKEUP) : undefined;
   };
 
-  scheduleArrival();
+  // Arrivals are read from the sorted input rather than queued as events (they were half of
+  // them): the engine runs every event up to the next submit time, completions there
+  // included (an arrival sees the processors they freed), then that instant's jobs arrive.
+  while (nextArrival < n) {
+    const t = submit[order[nextArrival]];
+    sim.run(t);
+    state.now = t;
+    do {
+      const i = order[nextArrival++];
+      state.arrive(i);
+      policy.onJobSubmitted?.(i, state);
+    } while (nextArrival < n && submit[order[nextArrival]] === t);
+    requestPass();
+  }
   sim.run();
   const left = state.leftover();
   if (left.length > 0) throw state.fail('batch/started', `${left.length} jobs never started`, left[0]);

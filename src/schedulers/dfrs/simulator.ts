@@ -33,7 +33,7 @@
  * completion): opt=min / opt=avg for yield-based algorithms; opt=max / opt=avg
  * on the estimated stretch for /stretch-per, with T = time to the next tick.
  */
-import { ScheduledEvent, Simulation } from '../../engine/events';
+import { EventId, Simulation } from '../../engine/events';
 import { InputError } from '../../util/errors';
 import { invariantChecksEnabled } from '../../util/invariants';
 import type { McbVariant } from '../packing';
@@ -285,7 +285,7 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
   let toSubmit = state.all.length;
   let nextTick = Infinity;
   let tickScheduled = false;
-  let completion: ScheduledEvent | undefined;
+  let completion: EventId | undefined;
 
   /** One decision: ask the mapper (`method` undefined: no action) and apply what it returns. Whether the mapping changed. */
   const decide = (method: DfrsMapper['onSubmission'], t: number, submitted?: SimJob): boolean => {

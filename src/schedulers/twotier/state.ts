@@ -12,7 +12,7 @@
  * (progress += rate · slice each tick; arrivals and completions are seen at
  * tick boundaries) so the two can be compared.
  */
-import { ScheduledEvent, Simulation } from '../../engine/events';
+import { EventId, Simulation } from '../../engine/events';
 import { InputError } from '../../util/errors';
 import { InvariantError } from '../../util/invariants';
 import { backgroundRate, foregroundRate, TwoTierModelOptions } from './progress';
@@ -47,7 +47,7 @@ export interface SimJob extends TwoTierJobView {
   pausedUntil: number;
   resumeAt: number;
   estimatedEnd: number;
-  ev: ScheduledEvent | undefined;
+  ev: EventId | undefined;
   dirty: boolean;
   start: number;
   fgStart: number;
@@ -188,7 +188,7 @@ export function twoTierMachine(sim: Simulation, all: SimJob[], policy: TwoTierSc
       const r = rateOf(j);
       if (checks && !(r >= 0 && r <= 1 + EPS)) throw broken('twotier/rate', `progress rate ${r} outside [0, 1]`, j);
       const paused = j.tier === FG && sim.now < j.pausedUntil - EPS;
-      if (r === j.rate && (j.ev || slice > 0) && !paused) continue;
+      if (r === j.rate && (j.ev !== undefined || slice > 0) && !paused) continue;
       j.rate = r;
       if (slice > 0) {
         if (paused) scheduleResume(j);
