@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { loadLpEngine, runLp } from '../../src/schedulers/vcsched/lpsolver';
+import { createRng } from '../../src/util/random';
 import {
   maxAvgYields,
   maxMinYields,
@@ -50,6 +52,61 @@ describe('dfrs allocation', () => {
     expect(avg[0] + avg[1] + avg[2]).to.be.at.most(1);
     expect(avg[3] + avg[4]).to.be.at.most(1);
     expect(avg[4] + avg[5]).to.be.at.most(1);
+  });
+
+  it('opt=avg counts every task of a job on a node, also when they are not consecutive', () => {
+    // A has tasks on nodes 0, 1, 0: it uses 2 × 0.25 of node 0 per unit of yield. Node 2 (D, E)
+    // sets Λ = 2, so every job gets at least 1/2. Node 0: 0.5 y_A + 0.75 y_B ≤ 1, and A is the
+    // cheaper one to grow: y_A = 1, y_B = 2/3. Counting one of A's tasks there (0.25 y_A) would
+    // give y_A = y_B = 1, which node 0 cannot hold (scaled back: 0.8 each, a lower average).
+    const jobs = [
+      { need: 0.25, nodes: [0, 1, 0] },
+      { need: 0.75, nodes: [0] },
+      { need: 1, nodes: [2] },
+      { need: 1, nodes: [2] },
+    ];
+    const y = Array.from(maxAvgYields(jobs, 3));
+    [1, 2 / 3, 1 / 2, 1 / 2].forEach((want, j) => expect(y[j]).to.be.closeTo(want, 1e-6));
+  });
+
+  it('opt=avg reaches the optimum of linear program (2) written from the definition (random instances, HiGHS)', async () => {
+    // Reference: one constraint per node summing need × y over every task there, bounds
+    // [min(1/max(1, Λ), cap), cap], solved by the other engine.
+    await loadLpEngine('highs');
+    const rng = createRng(11);
+    let split = 0;
+    for (let t = 0; t < 60; t++) {
+      const nodes = rng.int(1, 5);
+      const jobs = Array.from({ length: rng.int(1, 8) }, () => ({
+        need: [0.1, 0.25, 0.5, 0.75, 1][rng.int(0, 4)],
+        nodes: Array.from({ length: rng.int(1, 4) }, () => rng.int(0, nodes - 1)),
+        ...(rng.bernoulli(0.25) ? { maxYield: rng.uniform(0.3, 1) } : {}),
+      }));
+      split += jobs.filter((j) => j.nodes.some((n, k) => k > 0 && n !== j.nodes[k - 1] && j.nodes.slice(0, k - 1).includes(n))).length;
+      const floor = uniformYield(jobs, nodes);
+      const constraints: Record<string, { max?: number; min?: number }> = {};
+      const variables: Record<string, Record<string, number>> = {};
+      jobs.forEach((j, k) => {
+        const cap = j.maxYield ?? 1;
+        const v: Record<string, number> = { obj: 1, [`lo${k}`]: 1, [`hi${k}`]: 1 };
+        constraints[`lo${k}`] = { min: Math.min(floor, cap) };
+        constraints[`hi${k}`] = { max: cap };
+        for (const n of j.nodes) v[`node${n}`] = (v[`node${n}`] ?? 0) + j.need;
+        variables[`y${k}`] = v;
+      });
+      for (let n = 0; n < nodes; n++) constraints[`node${n}`] = { max: 1 };
+      const ref = runLp({ optimize: 'obj', opType: 'max', constraints, variables }, undefined, { engine: 'highs' });
+      expect(ref.status).to.equal('optimal');
+      const y = maxAvgYields(jobs, nodes);
+      const sum = Array.from(y).reduce((a, b) => a + b, 0);
+      expect(sum, `instance ${t}`).to.be.closeTo(ref.objective, 1e-6);
+      for (let n = 0; n < nodes; n++) {
+        let load = 0;
+        jobs.forEach((j, k) => j.nodes.forEach((m) => (load += m === n ? j.need * y[k] : 0)));
+        expect(load, `instance ${t}, node ${n}`).to.be.at.most(1 + 1e-9);
+      }
+    }
+    expect(split).to.be.greaterThan(5); // the instances do exercise non-consecutive tasks
   });
 
   it('opt=max for stretch-per equalizes the estimated stretch, then lets unconstrained jobs grow', () => {
