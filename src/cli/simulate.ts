@@ -129,6 +129,12 @@ const fmt = (x: number, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : String(x)
 export async function simulateMain(argv: readonly string[], out: (s: string) => void = (s) => process.stdout.write(s + '\n')): Promise<number> {
   const usage = () => SIMULATE_USAGE.replace('{names}', traceManifest().map((t) => t.name).join(', '));
   let flags: Map<string, string>;
+  // Read and checked once, before any work (a usage error exits with 2 and the usage text).
+  let policy: BatchPolicySpec;
+  let order: BatchQueueOrder;
+  let estimates: BatchEstimates;
+  let threshold: number;
+  let machineSize: number | undefined;
   try {
     flags = parseSimulateArgs(argv);
     if (flags.has('help')) {
@@ -137,15 +143,15 @@ export async function simulateMain(argv: readonly string[], out: (s: string) => 
     }
     if (flags.has('trace') === flags.has('lublin')) throw new UsageError('give exactly one of --trace or --lublin', '--trace');
     if (flags.has('seed') && !flags.has('lublin')) throw new UsageError('--seed only applies to --lublin', '--seed');
-    policySpec(flags.get('policy'));
-    const order = flags.get('order') ?? 'fcfs';
-    if (!BATCH_QUEUE_ORDERS.includes(order)) throw new UsageError(`--order must be ${BATCH_QUEUE_ORDERS.join(', ')}, got '${order}'`, '--order');
-    const estimates = (flags.get('estimates') ?? 'exact') as BatchEstimates;
+    policy = policySpec(flags.get('policy'));
+    order = (flags.get('order') ?? 'fcfs') as BatchQueueOrder;
+    if (!BATCH_QUEUE_ORDERS.includes(order as string)) throw new UsageError(`--order must be ${BATCH_QUEUE_ORDERS.join(', ')}, got '${order}'`, '--order');
+    estimates = (flags.get('estimates') ?? 'exact') as BatchEstimates;
     if (!['exact', 'requested'].includes(estimates)) throw new UsageError(`--estimates must be exact or requested, got '${estimates}'`, '--estimates');
     num(flags, 'lublin', isPosInt, 'a positive integer');
-    num(flags, 'machine-size', isPosInt, 'a positive integer');
+    machineSize = num(flags, 'machine-size', isPosInt, 'a positive integer');
     num(flags, 'load', (x) => x > 0, 'a positive number');
-    num(flags, 'threshold', (x) => x > 0, 'a positive number');
+    threshold = num(flags, 'threshold', (x) => x > 0, 'a positive number') ?? BOUNDED_SLOWDOWN_THRESHOLD;
   } catch (e) {
     if (e instanceof UsageError) {
       process.stderr.write(`schedlab simulate: ${e.message}\n${usage()}\n`);
@@ -154,11 +160,6 @@ export async function simulateMain(argv: readonly string[], out: (s: string) => 
     throw e;
   }
 
-  const policy = policySpec(flags.get('policy'));
-  const order = (flags.get('order') ?? 'fcfs') as BatchQueueOrder;
-  const estimates = (flags.get('estimates') ?? 'exact') as BatchEstimates;
-  const threshold = num(flags, 'threshold', (x) => x > 0, 'a positive number') ?? BOUNDED_SLOWDOWN_THRESHOLD;
-  let machineSize = num(flags, 'machine-size', isPosInt, 'a positive integer');
   let jobs: JobColumns;
   let source: string;
   try {
