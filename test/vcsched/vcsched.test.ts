@@ -162,6 +162,41 @@ describe('vcsched: heuristics', () => {
     }
   });
 
+  it('GR / SG place every task as the definition written with sorts does (seeded small and large instances)', () => {
+    // Reference: tasks in input order (GR) or by memory descending, ties by index (SG); every host
+    // sorted by CPU load, ties by index; the first one where the memory fits.
+    const reference = (inst: VcInstance, sorted: boolean): number[] | null => {
+      const tasks = instanceTasks(inst);
+      const load: number[] = new Array(inst.hosts).fill(0);
+      const mem: number[] = new Array(inst.hosts).fill(0);
+      const order = tasks.map((_, i) => i);
+      if (sorted) order.sort((a, b) => tasks[b].mem - tasks[a].mem || a - b);
+      const placement: number[] = new Array(tasks.length).fill(-1);
+      for (const i of order) {
+        const hosts = load.map((_, h) => h).sort((a, b) => load[a] - load[b] || a - b);
+        const h = hosts.find((x) => mem[x] + tasks[i].mem <= 1 + 1e-6);
+        if (h === undefined) return null;
+        placement[i] = h;
+        load[h] += tasks[i].cpuNeed;
+        mem[h] += tasks[i].mem;
+      }
+      return placement;
+    };
+    let failures = 0;
+    for (const set of ['small', 'large'] as const) {
+      const specs = vcschedSpecs(set);
+      for (let k = 0; k < 60; k++) {
+        const inst = generateVcInstance(specs[(k * 7) % specs.length], createRng(100 + k));
+        for (const sorted of [false, true]) {
+          const want = reference(inst, sorted);
+          if (want === null) failures++;
+          expect(greedyPlacement(inst, { sortByMemory: sorted }), `${set} ${k} ${sorted ? 'SG' : 'GR'}`).to.deep.equal(want);
+        }
+      }
+    }
+    expect(failures).to.be.greaterThan(0); // failures are compared too
+  });
+
   it('GR fails where GB backtracks to a solution; SG succeeds by sorting', () => {
     // Memory 0.5, 0.5, 0.6, 0.4 on 2 hosts: GR puts the two 0.5s apart and then 0.6 fits nowhere.
     const inst: VcInstance = { hosts: 2, jobs: [0.5, 0.5, 0.6, 0.4].map((mem) => ({ cpuNeed: 0.5, mem })) };
