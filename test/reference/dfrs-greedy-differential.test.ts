@@ -4,116 +4,194 @@ import { simulateDfrs } from '../../src/schedulers/dfrs/simulator';
 import { DfrsJob, scaleToLoad, syntheticDfrsTrace } from '../../src/workloads/dfrs';
 
 /**
- * "Greedy * /opt=min" (Stillwell et al., sections 4.2 and 4.6) written from its
- * definition as a plain loop over instants, sharing nothing with the engine,
- * the state or the mappers (the opt=min yields come from maxMinYields, which
+ * "Greedy * /opt=min", "GreedyP * /opt=min" and "GreedyPM * /opt=min"
+ * (Stillwell et al., sections 4.1-4.2 and 4.6) written from their definitions
+ * as a plain loop over instants, sharing nothing with the engine, the state or
+ * the mappers (the opt=min yields come from maxMinYields, which
  * test/reference/maxmin-lp.test.ts checks against linear programs):
- *  - on submission, the job's tasks go one by one to the least CPU-loaded node
- *    (sum of the needs placed there; ties: lowest index) with memory for one;
- *    if the memory of all its tasks does not fit, the job waits;
- *  - on completion, the waiting jobs by priority (none has run, so all have
- *    infinite priority: submission order) get the same greedy placement;
- *  - a job never pauses or moves, so no penalty applies; after every change
- *    of the running set the running jobs get the max-min yields;
+ *  - priority = flow time / virtual time² (never ran: infinite), ties by
+ *    submission order; virtual time grows with the yield, not during a penalty;
+ *  - Greedy: the job's tasks go one by one to the least CPU-loaded node (sum of
+ *    the needs placed there; ties: lowest index) with memory for one; if all
+ *    its tasks do not fit, the job waits;
+ *  - GreedyP: if Greedy fails, mark running jobs by increasing priority until
+ *    the job would fit without them, unmark by decreasing priority those it
+ *    fits beside, pause the rest; GreedyPM first tries to re-place each of
+ *    them with Greedy (by decreasing priority) and moves it when it fits;
+ *  - on completion (" *"), the waiting jobs by priority get Greedy;
+ *  - a resumed job, or one with a task on another node, makes no progress for
+ *    the penalty (300 s) while holding its nodes; after every change of the
+ *    running set the running jobs get the max-min yields;
  *  - at one instant completions come before submissions; each submission is
  *    its own decision; a job is complete when its remaining work is within
  *    1e-6 s (+1e-12 of its run time), the simulator's documented tolerance.
  */
-function greedyStarOptMin(jobs: readonly DfrsJob[], nodes: number): { id: number; start: number; completion: number }[] {
+type GreedyVariant = 'Greedy' | 'GreedyP' | 'GreedyPM';
+function greedyStarOptMin(jobs: readonly DfrsJob[], nodes: number, variant: GreedyVariant, penalty = 300): { id: number; start: number; completion: number }[] {
   const n = jobs.length;
   const order = jobs.map((_, i) => i).sort((a, b) => jobs[a].submit - jobs[b].submit || a - b);
+  const rank: number[] = new Array(n);
+  order.forEach((j, r) => (rank[j] = r));
   const start: number[] = new Array(n).fill(NaN);
   const completion: number[] = new Array(n).fill(NaN);
   const remaining = jobs.map((j) => j.runtime);
+  const vt: number[] = new Array(n).fill(0);
+  const penaltyUntil: number[] = new Array(n).fill(-Infinity);
   const yields: number[] = new Array(n).fill(0);
-  const placedOn: number[][] = new Array(n);
-  const mem: number[] = new Array(nodes).fill(0);
-  const load: number[] = new Array(nodes).fill(0);
-  let running: number[] = [];
-  const waiting: number[] = [];
+  const placedOn: (number[] | null)[] = new Array(n).fill(null);
+  let running: number[] = []; // in the order they (re)started
+  let active: number[] = []; // submitted, not complete
   let next = 0;
   let t = -Infinity;
 
-  const place = (j: number, now: number): boolean => {
-    const job = jobs[j];
-    const tasks: number[] = [];
-    for (let k = 0; k < job.tasks; k++) {
-      let best = -1;
-      for (let i = 0; i < nodes; i++) if (mem[i] + job.mem <= 1 + 1e-9 && (best < 0 || load[i] < load[best])) best = i;
-      if (best < 0) {
-        for (const i of tasks) {
-          mem[i] -= job.mem;
-          load[i] -= job.cpuNeed;
-        }
-        return false;
-      }
-      tasks.push(best);
-      mem[best] += job.mem;
-      load[best] += job.cpuNeed;
+  const priority = (j: number) => (vt[j] > 0 ? (t - jobs[j].submit) / (vt[j] * vt[j]) : Infinity);
+  const byPriority = (a: number, b: number) => (priority(a) !== priority(b) ? (priority(a) > priority(b) ? -1 : 1) : rank[a] - rank[b]);
+  const usage = (of: number[]) => {
+    const mem: number[] = new Array(nodes).fill(0);
+    const load: number[] = new Array(nodes).fill(0);
+    for (const j of of) for (const i of placedOn[j] as number[]) {
+      mem[i] += jobs[j].mem;
+      load[i] += jobs[j].cpuNeed;
     }
-    placedOn[j] = tasks;
-    start[j] = now;
+    return { mem, load };
+  };
+  // Greedy on a usage (updated when the job is placed); null when its tasks do not all fit.
+  const greedy = (j: number, u: { mem: number[]; load: number[] }): number[] | null => {
+    const mem = u.mem.slice();
+    const load = u.load.slice();
+    const tasks: number[] = [];
+    for (let k = 0; k < jobs[j].tasks; k++) {
+      let best = -1;
+      for (let i = 0; i < nodes; i++) if (mem[i] + jobs[j].mem <= 1 + 1e-9 && (best < 0 || load[i] < load[best])) best = i;
+      if (best < 0) return null;
+      tasks.push(best);
+      mem[best] += jobs[j].mem;
+      load[best] += jobs[j].cpuNeed;
+    }
+    u.mem.splice(0, nodes, ...mem);
+    u.load.splice(0, nodes, ...load);
+    return tasks;
+  };
+  const fits = (j: number, mem: number[]) => greedy(j, { mem: mem.slice(), load: new Array(nodes).fill(0) }) !== null;
+  const movedTasks = (a: number[], b: number[]) => {
+    const left = a.slice();
+    let moved = 0;
+    for (const i of b) {
+      const k = left.indexOf(i);
+      if (k >= 0) left.splice(k, 1);
+      else moved++;
+    }
+    return moved;
+  };
+  const run = (j: number, on: number[]) => {
+    if (Number.isNaN(start[j])) start[j] = t;
+    else penaltyUntil[j] = t + penalty; // resumed
+    placedOn[j] = on;
     running.push(j);
-    return true;
   };
   const allocate = () => {
-    const y = maxMinYields(running.map((j) => ({ need: jobs[j].cpuNeed, nodes: placedOn[j] })), nodes);
+    const y = maxMinYields(running.map((j) => ({ need: jobs[j].cpuNeed, nodes: placedOn[j] as number[] })), nodes);
     running.forEach((j, k) => (yields[j] = y[k]));
+  };
+  const submit = (j: number) => {
+    active.push(j);
+    const u = usage(running);
+    const direct = greedy(j, u);
+    if (direct) return run(j, direct), true;
+    if (variant === 'Greedy') return false;
+    const mem = u.mem.slice();
+    const marked: number[] = [];
+    for (const r of running.slice().sort(byPriority).reverse()) {
+      if (fits(j, mem)) break;
+      marked.push(r);
+      for (const i of placedOn[r] as number[]) mem[i] -= jobs[r].mem;
+    }
+    if (!fits(j, mem)) return false;
+    const out: number[] = [];
+    for (let m = marked.length - 1; m >= 0; m--) {
+      const r = marked[m];
+      for (const i of placedOn[r] as number[]) mem[i] += jobs[r].mem;
+      if (!fits(j, mem)) {
+        for (const i of placedOn[r] as number[]) mem[i] -= jobs[r].mem;
+        out.push(r); // decreasing priority
+      }
+    }
+    const left = usage(running.filter((r) => !out.includes(r)));
+    const placed = greedy(j, left) as number[];
+    for (const r of out) {
+      const to = variant === 'GreedyPM' ? greedy(r, left) : null;
+      if (to) {
+        if (movedTasks(placedOn[r] as number[], to) > 0) penaltyUntil[r] = t + penalty;
+        placedOn[r] = to;
+      } else {
+        placedOn[r] = null;
+        yields[r] = 0;
+        running = running.filter((x) => x !== r);
+      }
+    }
+    run(j, placed);
+    return true;
   };
 
   while (next < n || running.length > 0) {
     let eta = Infinity;
-    for (const j of running) eta = Math.min(eta, remaining[j] <= 0 ? t : yields[j] > 0 ? t + remaining[j] / yields[j] : Infinity);
+    for (const j of running) {
+      const from = Math.max(t, penaltyUntil[j]);
+      eta = Math.min(eta, remaining[j] <= 0 ? from : yields[j] > 0 ? from + remaining[j] / yields[j] : Infinity);
+    }
     const submitAt = next < n ? jobs[order[next]].submit : Infinity;
     const now = Math.min(eta, submitAt);
     if (now === Infinity) throw new Error('reference: jobs wait with nothing running');
-    for (const j of running) if (now > t) remaining[j] -= yields[j] * (now - t);
+    for (const j of running) {
+      const useful = Math.max(0, now - Math.max(t, penaltyUntil[j]));
+      remaining[j] -= yields[j] * useful;
+      vt[j] += yields[j] * useful;
+    }
     t = now;
     if (eta <= submitAt) {
-      const done = running.filter((j) => remaining[j] <= 1e-6 + 1e-12 * jobs[j].runtime);
+      const done = running.filter((j) => remaining[j] <= 1e-6 + 1e-12 * jobs[j].runtime && t >= penaltyUntil[j]);
       if (done.length > 0) {
-        for (const j of done) {
-          completion[j] = t;
-          for (const i of placedOn[j]) {
-            mem[i] -= jobs[j].mem;
-            load[i] -= jobs[j].cpuNeed;
-          }
-        }
+        for (const j of done) completion[j] = t;
         running = running.filter((j) => !done.includes(j));
-        for (let k = 0; k < waiting.length; ) {
-          if (place(waiting[k], t)) waiting.splice(k, 1);
-          else k++;
+        active = active.filter((j) => !done.includes(j));
+        const u = usage(running);
+        for (const j of active.filter((x) => !running.includes(x)).sort(byPriority)) {
+          const on = greedy(j, u);
+          if (on) run(j, on);
         }
         allocate();
       }
       continue;
     }
-    const j = order[next++];
-    if (place(j, t)) allocate();
-    else waiting.push(j);
+    if (submit(order[next++])) allocate();
   }
   return jobs.map((j, i) => ({ id: j.id, start: start[i], completion: completion[i] }));
 }
 
-describe('reference: DFRS "Greedy */opt=min" against a plain loop written from the definition', () => {
+describe('reference: DFRS Greedy, GreedyP and GreedyPM "*/opt=min" against a plain loop written from the definition', () => {
   const cases: [string, DfrsJob[], number][] = [
     ['synthetic, 300 jobs on 32 nodes', syntheticDfrsTrace({ jobs: 300, nodes: 32, seed: 5 }), 32],
     ['synthetic scaled to load 0.9, 400 jobs on 64 nodes', scaleToLoad(syntheticDfrsTrace({ jobs: 400, nodes: 64, seed: 9 }), 0.9, 64), 64],
   ];
-  for (const [what, jobs, nodes] of cases) {
-    it(`every job starts and completes at the same times (${what})`, () => {
-      const want = greedyStarOptMin(jobs, nodes);
-      const got = simulateDfrs(jobs, { nodes, algorithm: 'Greedy */opt=min' }).jobs;
-      let waited = 0;
-      got.forEach((g, k) => {
-        const w = want[k];
-        expect(g.id).to.equal(w.id);
-        const where = `job ${g.id} (submit ${jobs[k].submit})`;
-        expect(g.start, `${where}: start`).to.be.closeTo(w.start, 1e-6 * Math.max(1, w.start));
-        expect(g.completion, `${where}: completion`).to.be.closeTo(w.completion, 1e-6 * Math.max(1, w.completion));
-        if (w.start > jobs[k].submit) waited++;
+  for (const variant of ['Greedy', 'GreedyP', 'GreedyPM'] as const) {
+    for (const [what, jobs, nodes] of cases) {
+      it(`${variant}: every job starts and completes at the same times (${what})`, () => {
+        const want = greedyStarOptMin(jobs, nodes, variant);
+        const got = simulateDfrs(jobs, { nodes, algorithm: `${variant} */opt=min` }).jobs;
+        let waited = 0;
+        got.forEach((g, k) => {
+          const w = want[k];
+          expect(g.id).to.equal(w.id);
+          const where = `job ${g.id} (submit ${jobs[k].submit})`;
+          expect(g.start, `${where}: start`).to.be.closeTo(w.start, 1e-6 * Math.max(1, w.start));
+          expect(g.completion, `${where}: completion`).to.be.closeTo(w.completion, 1e-6 * Math.max(1, w.completion));
+          if (w.start > jobs[k].submit) waited++;
+        });
+        // The runs exercise what each variant adds: waiting for memory, pauses, moves.
+        if (variant === 'Greedy') expect(waited, 'jobs that waited for memory').to.be.greaterThan(0);
+        else expect(got.reduce((x, g) => x + g.preemptions, 0), 'pauses').to.be.greaterThan(0);
+        if (variant === 'GreedyPM') expect(got.reduce((x, g) => x + g.migrations, 0), 'moves').to.be.greaterThan(0);
       });
-      expect(waited, 'some jobs had to wait for memory').to.be.greaterThan(0);
-    });
+    }
   }
 });
