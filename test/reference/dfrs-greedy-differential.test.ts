@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { maxMinYields } from '../../src/schedulers/dfrs/allocation';
+import { dfrsTrace } from '../../src/schedulers/dfrs/experiment';
 import { simulateDfrs } from '../../src/schedulers/dfrs/simulator';
 import { DfrsJob, scaleToLoad, syntheticDfrsTrace } from '../../src/workloads/dfrs';
 
@@ -22,12 +23,13 @@ import { DfrsJob, scaleToLoad, syntheticDfrsTrace } from '../../src/workloads/df
  *  - a resumed job, or one with a task on another node, makes no progress for
  *    the penalty (300 s) while holding its nodes; after every change of the
  *    running set the running jobs get the max-min yields;
+ *  - with `cores`, a one-task job's yield is capped at (1/cores)/need;
  *  - at one instant completions come before submissions; each submission is
  *    its own decision; a job is complete when its remaining work is within
  *    1e-6 s (+1e-12 of its run time), the simulator's documented tolerance.
  */
 type GreedyVariant = 'Greedy' | 'GreedyP' | 'GreedyPM';
-function greedyStarOptMin(jobs: readonly DfrsJob[], nodes: number, variant: GreedyVariant, penalty = 300): { id: number; start: number; completion: number }[] {
+function greedyStarOptMin(jobs: readonly DfrsJob[], nodes: number, variant: GreedyVariant, cores?: number, penalty = 300): { id: number; start: number; completion: number }[] {
   const n = jobs.length;
   const order = jobs.map((_, i) => i).sort((a, b) => jobs[a].submit - jobs[b].submit || a - b);
   const rank: number[] = new Array(n);
@@ -90,7 +92,9 @@ function greedyStarOptMin(jobs: readonly DfrsJob[], nodes: number, variant: Gree
     running.push(j);
   };
   const allocate = () => {
-    const y = maxMinYields(running.map((j) => ({ need: jobs[j].cpuNeed, nodes: placedOn[j] as number[] })), nodes);
+    // With `cores`, a one-task job is sequential: it can use 1/cores of a node at most.
+    const cap = (j: number) => (cores !== undefined && jobs[j].tasks === 1 ? Math.min(1, 1 / cores / jobs[j].cpuNeed) : 1);
+    const y = maxMinYields(running.map((j) => ({ need: jobs[j].cpuNeed, nodes: placedOn[j] as number[], maxYield: cap(j) })), nodes);
     running.forEach((j, k) => (yields[j] = y[k]));
   };
   const submit = (j: number) => {
@@ -169,15 +173,17 @@ function greedyStarOptMin(jobs: readonly DfrsJob[], nodes: number, variant: Gree
 }
 
 describe('reference: DFRS Greedy, GreedyP and GreedyPM "*/opt=min" against a plain loop written from the definition', () => {
-  const cases: [string, DfrsJob[], number][] = [
-    ['synthetic, 300 jobs on 32 nodes', syntheticDfrsTrace({ jobs: 300, nodes: 32, seed: 5 }), 32],
-    ['synthetic scaled to load 0.9, 400 jobs on 64 nodes', scaleToLoad(syntheticDfrsTrace({ jobs: 400, nodes: 64, seed: 9 }), 0.9, 64), 64],
+  const week = dfrsTrace({ trace_set: 'hpc2n', trace_index: 60 });
+  const cases: [string, DfrsJob[], number, number | undefined][] = [
+    ['synthetic, 300 jobs on 32 nodes', syntheticDfrsTrace({ jobs: 300, nodes: 32, seed: 5 }), 32, undefined],
+    ['synthetic scaled to load 0.9, 400 jobs on 64 nodes', scaleToLoad(syntheticDfrsTrace({ jobs: 400, nodes: 64, seed: 9 }), 0.9, 64), 64, undefined],
+    [`HPC2N ${week.name}, ${week.jobs.length} jobs, sequential jobs capped at 1/${week.cores} of a node`, week.jobs, week.nodes, week.cores],
   ];
   for (const variant of ['Greedy', 'GreedyP', 'GreedyPM'] as const) {
-    for (const [what, jobs, nodes] of cases) {
+    for (const [what, jobs, nodes, cores] of cases) {
       it(`${variant}: every job starts and completes at the same times (${what})`, () => {
-        const want = greedyStarOptMin(jobs, nodes, variant);
-        const got = simulateDfrs(jobs, { nodes, algorithm: `${variant} */opt=min` }).jobs;
+        const want = greedyStarOptMin(jobs, nodes, variant, cores);
+        const got = simulateDfrs(jobs, { nodes, cores, algorithm: `${variant} */opt=min` }).jobs;
         let waited = 0;
         got.forEach((g, k) => {
           const w = want[k];
