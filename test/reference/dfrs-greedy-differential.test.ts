@@ -20,7 +20,8 @@ import { DfrsJob, scaleToLoad, syntheticDfrsTrace } from '../../src/workloads/df
  *    the job would fit without them, unmark by decreasing priority those it
  *    fits beside, pause the rest; GreedyPM first tries to re-place each of
  *    them with Greedy (by decreasing priority) and moves it when it fits;
- *  - MCB8: see mcb8() below;
+ *  - MCB8: see mcb8() below; "/per": MCB8 every `period` from the first
+ *    submission while work remains;
  *  - on completion (" *"), the waiting jobs by priority get Greedy (MCB8: MCB8 again);
  *  - a resumed job, or one with a task on another node, makes no progress for
  *    the penalty (300 s) while holding its nodes; after every change of the
@@ -31,7 +32,8 @@ import { DfrsJob, scaleToLoad, syntheticDfrsTrace } from '../../src/workloads/df
  *    1e-6 s (+1e-12 of its run time), the simulator's documented tolerance.
  */
 type GreedyVariant = 'Greedy' | 'GreedyP' | 'GreedyPM' | 'MCB8';
-function greedyStarOptMin(jobs: readonly DfrsJob[], nodes: number, variant: GreedyVariant, cores?: number, penalty = 300): { id: number; start: number; completion: number }[] {
+function referenceRun(jobs: readonly DfrsJob[], nodes: number, variant: GreedyVariant, options: { cores?: number; period?: number }, penalty = 300): { id: number; start: number; completion: number }[] {
+  const { cores, period } = options;
   const n = jobs.length;
   const order = jobs.map((_, i) => i).sort((a, b) => jobs[a].submit - jobs[b].submit || a - b);
   const rank: number[] = new Array(n);
@@ -179,14 +181,16 @@ function greedyStarOptMin(jobs: readonly DfrsJob[], nodes: number, variant: Gree
     return true;
   };
 
-  while (next < n || running.length > 0) {
+  let tickAt = Infinity;
+  let ticking = false;
+  while (next < n || active.length > 0) {
     let eta = Infinity;
     for (const j of running) {
       const from = Math.max(t, penaltyUntil[j]);
       eta = Math.min(eta, remaining[j] <= 0 ? from : yields[j] > 0 ? from + remaining[j] / yields[j] : Infinity);
     }
     const submitAt = next < n ? jobs[order[next]].submit : Infinity;
-    const now = Math.min(eta, submitAt);
+    const now = Math.min(eta, submitAt, tickAt);
     if (now === Infinity) throw new Error('reference: jobs wait with nothing running');
     for (const j of running) {
       const useful = Math.max(0, now - Math.max(t, penaltyUntil[j]));
@@ -194,7 +198,8 @@ function greedyStarOptMin(jobs: readonly DfrsJob[], nodes: number, variant: Gree
       vt[j] += yields[j] * useful;
     }
     t = now;
-    if (eta <= submitAt) {
+    // Same instant: completions, then submissions, then the periodic MCB8.
+    if (eta <= submitAt && eta <= tickAt) {
       const done = running.filter((j) => remaining[j] <= 1e-6 + 1e-12 * jobs[j].runtime && t >= penaltyUntil[j]);
       if (done.length > 0) {
         for (const j of done) completion[j] = t;
@@ -212,25 +217,38 @@ function greedyStarOptMin(jobs: readonly DfrsJob[], nodes: number, variant: Gree
       }
       continue;
     }
-    if (submit(order[next++])) allocate();
+    if (submitAt <= tickAt) {
+      if (submit(order[next++])) allocate();
+      // The ticks start at the first submission and go on while work remains.
+      if (period !== undefined && !ticking) {
+        ticking = true;
+        tickAt = t + period;
+      }
+      continue;
+    }
+    mcb8();
+    allocate();
+    tickAt = active.length > 0 || next < n ? t + period! : Infinity;
   }
   return jobs.map((j, i) => ({ id: j.id, start: start[i], completion: completion[i] }));
 }
 
-describe('reference: DFRS Greedy, GreedyP, GreedyPM and MCB8 "*/opt=min" against a plain loop written from the definition', () => {
+describe('reference: DFRS Greedy, GreedyP, GreedyPM, MCB8 "*/opt=min" and "*/per/opt=min" against a plain loop written from the definition', () => {
   const week = dfrsTrace({ trace_set: 'hpc2n', trace_index: 60 });
   const cases: [string, DfrsJob[], number, number | undefined][] = [
     ['synthetic, 300 jobs on 32 nodes', syntheticDfrsTrace({ jobs: 300, nodes: 32, seed: 5 }), 32, undefined],
     ['synthetic scaled to load 0.9, 400 jobs on 64 nodes', scaleToLoad(syntheticDfrsTrace({ jobs: 400, nodes: 64, seed: 9 }), 0.9, 64), 64, undefined],
     [`HPC2N ${week.name}, ${week.jobs.length} jobs, sequential jobs capped at 1/${week.cores} of a node`, week.jobs, week.nodes, week.cores],
   ];
-  for (const variant of ['Greedy', 'GreedyP', 'GreedyPM', 'MCB8'] as const) {
+  const algorithms: [GreedyVariant, boolean][] = [['Greedy', false], ['GreedyP', false], ['GreedyPM', false], ['MCB8', false], ['GreedyPM', true], ['MCB8', true]];
+  for (const [variant, per] of algorithms) {
+    const name = `${variant} */${per ? 'per/' : ''}opt=min`;
     for (const [what, all, nodes, cores] of cases) {
-      // MCB8's reference repacks everything at every event: on HPC2N, the week's first 500 jobs.
-      const jobs = variant === 'MCB8' && cores !== undefined ? all.slice(0, 500) : all;
-      it(`${variant}: every job starts and completes at the same times (${what}${jobs.length < all.length ? `, first ${jobs.length}` : ''})`, () => {
-        const want = greedyStarOptMin(jobs, nodes, variant, cores);
-        const got = simulateDfrs(jobs, { nodes, cores, algorithm: `${variant} */opt=min` }).jobs;
+      // The MCB8 reference repacks everything at every event: on HPC2N, the week's first 500 jobs.
+      const jobs = (variant === 'MCB8' || per) && cores !== undefined ? all.slice(0, 500) : all;
+      it(`${name}: every job starts and completes at the same times (${what}${jobs.length < all.length ? `, first ${jobs.length}` : ''})`, () => {
+        const want = referenceRun(jobs, nodes, variant, { cores, period: per ? 600 : undefined });
+        const got = simulateDfrs(jobs, { nodes, cores, period: 600, algorithm: name }).jobs;
         let waited = 0;
         got.forEach((g, k) => {
           const w = want[k];
