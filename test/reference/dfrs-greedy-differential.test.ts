@@ -21,7 +21,8 @@ import { DfrsJob, scaleToLoad, syntheticDfrsTrace } from '../../src/workloads/df
  *    fits beside, pause the rest; GreedyPM first tries to re-place each of
  *    them with Greedy (by decreasing priority) and moves it when it fits;
  *  - MCB8: see mcb8() below; "/per": MCB8 every `period` from the first
- *    submission while work remains;
+ *    submission while work remains; "minvt=": a running job below that
+ *    virtual time keeps its nodes if MCB8 keeps it running (it may be paused);
  *  - on completion (" *"), the waiting jobs by priority get Greedy (MCB8: MCB8 again);
  *  - a resumed job, or one with a task on another node, makes no progress for
  *    the penalty (300 s) while holding its nodes; after every change of the
@@ -32,8 +33,8 @@ import { DfrsJob, scaleToLoad, syntheticDfrsTrace } from '../../src/workloads/df
  *    1e-6 s (+1e-12 of its run time), the simulator's documented tolerance.
  */
 type GreedyVariant = 'Greedy' | 'GreedyP' | 'GreedyPM' | 'MCB8';
-function referenceRun(jobs: readonly DfrsJob[], nodes: number, variant: GreedyVariant, options: { cores?: number; period?: number }, penalty = 300): { id: number; start: number; completion: number }[] {
-  const { cores, period } = options;
+function referenceRun(jobs: readonly DfrsJob[], nodes: number, variant: GreedyVariant, options: { cores?: number; period?: number; minvt?: number }, penalty = 300): { id: number; start: number; completion: number }[] {
+  const { cores, period, minvt } = options;
   const n = jobs.length;
   const order = jobs.map((_, i) => i).sort((a, b) => jobs[a].submit - jobs[b].submit || a - b);
   const rank: number[] = new Array(n);
@@ -105,18 +106,27 @@ function referenceRun(jobs: readonly DfrsJob[], nodes: number, variant: GreedyVa
   // time until their tasks pack by memory alone; then, the kept jobs in submission order, the
   // largest common yield MCB8 can pack (task by task; the packer and the yield search have their
   // own references); if none, drop one more. Jobs left out wait (a running one is paused).
+  // minvt: a running job whose virtual time is below it keeps its nodes if it keeps running.
   const mcb8 = () => {
     const sorted = active.slice().sort(byPriority);
+    const young = (j: number) => minvt !== undefined && running.includes(j) && vt[j] < minvt;
     let keep = sorted.length;
     const memOnly = (k: number) => {
-      const mem = sorted.slice(0, k).flatMap((j) => new Array(jobs[j].tasks).fill(jobs[j].mem));
-      return packArrays(new Float64Array(mem.length), mem, nodes, 8) !== null;
+      const preMem = new Float64Array(nodes);
+      const mem: number[] = [];
+      for (const j of sorted.slice(0, k)) {
+        if (young(j)) for (const i of placedOn[j] as number[]) preMem[i] += jobs[j].mem;
+        else for (let q = 0; q < jobs[j].tasks; q++) mem.push(jobs[j].mem);
+      }
+      if (preMem.some((m) => m > 1 + 1e-9)) return false;
+      return packArrays(new Float64Array(mem.length), mem, nodes, 8, { cpu: new Float64Array(nodes), mem: preMem }) !== null;
     };
     while (keep > 0 && !memOnly(keep)) keep--;
     for (; keep > 0; keep--) {
       const kept = sorted.slice(0, keep).sort((a, b) => rank[a] - rank[b]);
       const tasks = kept.flatMap((j) => new Array(jobs[j].tasks).fill(0).map(() => ({ job: j, cpuNeed: jobs[j].cpuNeed, mem: jobs[j].mem })));
-      const res = maximizeMinYield(tasks, nodes, { variant: 8, tolerance: 0.01 });
+      const fixedHost = kept.flatMap((j) => (young(j) ? (placedOn[j] as number[]) : new Array(jobs[j].tasks).fill(-1)));
+      const res = maximizeMinYield(tasks, nodes, { variant: 8, tolerance: 0.01, fixedHost });
       if (!res) continue;
       const to = new Map<number, number[]>();
       let k = 0;
@@ -233,21 +243,30 @@ function referenceRun(jobs: readonly DfrsJob[], nodes: number, variant: GreedyVa
   return jobs.map((j, i) => ({ id: j.id, start: start[i], completion: completion[i] }));
 }
 
-describe('reference: DFRS Greedy, GreedyP, GreedyPM, MCB8 "*/opt=min" and "*/per/opt=min" against a plain loop written from the definition', () => {
+describe('reference: DFRS Greedy, GreedyP, GreedyPM, MCB8 "*/opt=min", "*/per/opt=min" and "/minvt=600" against a plain loop written from the definition', () => {
   const week = dfrsTrace({ trace_set: 'hpc2n', trace_index: 60 });
   const cases: [string, DfrsJob[], number, number | undefined][] = [
     ['synthetic, 300 jobs on 32 nodes', syntheticDfrsTrace({ jobs: 300, nodes: 32, seed: 5 }), 32, undefined],
     ['synthetic scaled to load 0.9, 400 jobs on 64 nodes', scaleToLoad(syntheticDfrsTrace({ jobs: 400, nodes: 64, seed: 9 }), 0.9, 64), 64, undefined],
     [`HPC2N ${week.name}, ${week.jobs.length} jobs, sequential jobs capped at 1/${week.cores} of a node`, week.jobs, week.nodes, week.cores],
   ];
-  const algorithms: [GreedyVariant, boolean][] = [['Greedy', false], ['GreedyP', false], ['GreedyPM', false], ['MCB8', false], ['GreedyPM', true], ['MCB8', true]];
-  for (const [variant, per] of algorithms) {
-    const name = `${variant} */${per ? 'per/' : ''}opt=min`;
+  const algorithms: [GreedyVariant, boolean, number | undefined][] = [
+    ['Greedy', false, undefined],
+    ['GreedyP', false, undefined],
+    ['GreedyPM', false, undefined],
+    ['MCB8', false, undefined],
+    ['GreedyPM', true, undefined],
+    ['MCB8', true, undefined],
+    ['GreedyPM', true, 600],
+    ['MCB8', true, 600],
+  ];
+  for (const [variant, per, minvt] of algorithms) {
+    const name = `${variant} */${per ? 'per/' : ''}opt=min${minvt ? `/minvt=${minvt}` : ''}`;
     for (const [what, all, nodes, cores] of cases) {
       // The MCB8 reference repacks everything at every event: on HPC2N, the week's first 500 jobs.
       const jobs = (variant === 'MCB8' || per) && cores !== undefined ? all.slice(0, 500) : all;
       it(`${name}: every job starts and completes at the same times (${what}${jobs.length < all.length ? `, first ${jobs.length}` : ''})`, () => {
-        const want = referenceRun(jobs, nodes, variant, { cores, period: per ? 600 : undefined });
+        const want = referenceRun(jobs, nodes, variant, { cores, period: per ? 600 : undefined, minvt });
         const got = simulateDfrs(jobs, { nodes, cores, period: 600, algorithm: name }).jobs;
         let waited = 0;
         got.forEach((g, k) => {
