@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { maxMinYields } from '../../src/schedulers/dfrs/allocation';
 import { maximizeMinYield, packArrays } from '../../src/schedulers/packing';
 import { dfrsTrace } from '../../src/schedulers/dfrs/experiment';
+import { DfrsAlgorithm, parseAlgorithm, TABLE2_DFRS_ALGORITHMS } from '../../src/schedulers/dfrs/names';
 import { simulateDfrs } from '../../src/schedulers/dfrs/simulator';
 import { DfrsJob, scaleToLoad, syntheticDfrsTrace } from '../../src/workloads/dfrs';
 
@@ -32,9 +33,11 @@ import { DfrsJob, scaleToLoad, syntheticDfrsTrace } from '../../src/workloads/df
  *    its own decision; a job is complete when its remaining work is within
  *    1e-6 s (+1e-12 of its run time), the simulator's documented tolerance.
  */
-type GreedyVariant = 'Greedy' | 'GreedyP' | 'GreedyPM' | 'MCB8';
-function referenceRun(jobs: readonly DfrsJob[], nodes: number, variant: GreedyVariant, options: { cores?: number; period?: number; minvt?: number }, penalty = 300): { id: number; start: number; completion: number }[] {
-  const { cores, period, minvt } = options;
+function referenceRun(jobs: readonly DfrsJob[], nodes: number, alg: DfrsAlgorithm, options: { cores?: number; period: number }, penalty = 300): { id: number; start: number; completion: number }[] {
+  const { cores } = options;
+  const period = alg.periodic === 'MCB8' ? options.period : undefined;
+  if (alg.periodic === 'MCB8-stretch' || alg.opt !== 'min' || (alg.limit && alg.limit.kind !== 'minvt')) throw new Error(`reference: ${alg.name} is not covered`);
+  const minvt = alg.limit?.seconds;
   const n = jobs.length;
   const order = jobs.map((_, i) => i).sort((a, b) => jobs[a].submit - jobs[b].submit || a - b);
   const rank: number[] = new Array(n);
@@ -152,11 +155,12 @@ function referenceRun(jobs: readonly DfrsJob[], nodes: number, variant: GreedyVa
   };
   const submit = (j: number) => {
     active.push(j);
-    if (variant === 'MCB8') return mcb8(), true;
+    if (alg.onSubmit === 'none') return false;
+    if (alg.onSubmit === 'MCB8') return mcb8(), true;
     const u = usage(running);
     const direct = greedy(j, u);
     if (direct) return run(j, direct), true;
-    if (variant === 'Greedy') return false;
+    if (alg.onSubmit === 'Greedy') return false;
     const mem = u.mem.slice();
     const marked: number[] = [];
     for (const r of running.slice().sort(byPriority).reverse()) {
@@ -177,7 +181,7 @@ function referenceRun(jobs: readonly DfrsJob[], nodes: number, variant: GreedyVa
     const left = usage(running.filter((r) => !out.includes(r)));
     const placed = greedy(j, left) as number[];
     for (const r of out) {
-      const to = variant === 'GreedyPM' ? greedy(r, left) : null;
+      const to = alg.onSubmit === 'GreedyPM' ? greedy(r, left) : null;
       if (to) {
         if (movedTasks(placedOn[r] as number[], to) > 0) penaltyUntil[r] = t + penalty;
         placedOn[r] = to;
@@ -215,8 +219,8 @@ function referenceRun(jobs: readonly DfrsJob[], nodes: number, variant: GreedyVa
         for (const j of done) completion[j] = t;
         running = running.filter((j) => !done.includes(j));
         active = active.filter((j) => !done.includes(j));
-        if (variant === 'MCB8') mcb8();
-        else {
+        if (alg.onCompletion === 'MCB8') mcb8();
+        else if (alg.onCompletion === 'Greedy') {
           const u = usage(running);
           for (const j of active.filter((x) => !running.includes(x)).sort(byPriority)) {
             const on = greedy(j, u);
@@ -243,30 +247,22 @@ function referenceRun(jobs: readonly DfrsJob[], nodes: number, variant: GreedyVa
   return jobs.map((j, i) => ({ id: j.id, start: start[i], completion: completion[i] }));
 }
 
-describe('reference: DFRS Greedy, GreedyP, GreedyPM, MCB8 "*/opt=min", "*/per/opt=min" and "/minvt=600" against a plain loop written from the definition', () => {
+describe('reference: every DFRS algorithm of Table 2 but /stretch-per against a plain loop written from the definition', () => {
   const week = dfrsTrace({ trace_set: 'hpc2n', trace_index: 60 });
   const cases: [string, DfrsJob[], number, number | undefined][] = [
     ['synthetic, 300 jobs on 32 nodes', syntheticDfrsTrace({ jobs: 300, nodes: 32, seed: 5 }), 32, undefined],
     ['synthetic scaled to load 0.9, 400 jobs on 64 nodes', scaleToLoad(syntheticDfrsTrace({ jobs: 400, nodes: 64, seed: 9 }), 0.9, 64), 64, undefined],
     [`HPC2N ${week.name}, ${week.jobs.length} jobs, sequential jobs capped at 1/${week.cores} of a node`, week.jobs, week.nodes, week.cores],
   ];
-  const algorithms: [GreedyVariant, boolean, number | undefined][] = [
-    ['Greedy', false, undefined],
-    ['GreedyP', false, undefined],
-    ['GreedyPM', false, undefined],
-    ['MCB8', false, undefined],
-    ['GreedyPM', true, undefined],
-    ['MCB8', true, undefined],
-    ['GreedyPM', true, 600],
-    ['MCB8', true, 600],
-  ];
-  for (const [variant, per, minvt] of algorithms) {
-    const name = `${variant} */${per ? 'per/' : ''}opt=min${minvt ? `/minvt=${minvt}` : ''}`;
+  // Every algorithm of Table 2 but /stretch-per (MCB8-stretch, opt=max).
+  for (const name of TABLE2_DFRS_ALGORITHMS.filter((a) => !a.includes('stretch'))) {
+    const alg = parseAlgorithm(name);
     for (const [what, all, nodes, cores] of cases) {
-      // The MCB8 reference repacks everything at every event: on HPC2N, the week's first 500 jobs.
-      const jobs = (variant === 'MCB8' || per) && cores !== undefined ? all.slice(0, 500) : all;
+      // The reference repacks everything at every MCB8 event: on HPC2N, the week's first 500 jobs then.
+      const mcb = alg.onSubmit === 'MCB8' || alg.onCompletion === 'MCB8' || alg.periodic !== 'none';
+      const jobs = mcb && cores !== undefined ? all.slice(0, 500) : all;
       it(`${name}: every job starts and completes at the same times (${what}${jobs.length < all.length ? `, first ${jobs.length}` : ''})`, () => {
-        const want = referenceRun(jobs, nodes, variant, { cores, period: per ? 600 : undefined, minvt });
+        const want = referenceRun(jobs, nodes, alg, { cores, period: 600 });
         const got = simulateDfrs(jobs, { nodes, cores, period: 600, algorithm: name }).jobs;
         let waited = 0;
         got.forEach((g, k) => {
@@ -277,10 +273,11 @@ describe('reference: DFRS Greedy, GreedyP, GreedyPM, MCB8 "*/opt=min", "*/per/op
           expect(g.completion, `${where}: completion`).to.be.closeTo(w.completion, 1e-6 * Math.max(1, w.completion));
           if (w.start > jobs[k].submit) waited++;
         });
-        // The runs exercise what each variant adds: waiting for memory, pauses, moves.
-        if (variant === 'Greedy') expect(waited, 'jobs that waited for memory').to.be.greaterThan(0);
-        else expect(got.reduce((x, g) => x + g.preemptions, 0), 'pauses').to.be.greaterThan(0);
-        if (variant === 'GreedyPM' || variant === 'MCB8') expect(got.reduce((x, g) => x + g.migrations, 0), 'moves').to.be.greaterThan(0);
+        // The runs exercise what each algorithm adds: waiting for memory, pauses, moves.
+        const pauses = got.reduce((x, g) => x + g.preemptions, 0);
+        const moves = got.reduce((x, g) => x + g.migrations, 0);
+        if (alg.onSubmit === 'Greedy' && alg.periodic === 'none') expect(waited, 'jobs that waited for memory').to.be.greaterThan(0);
+        else expect(pauses + moves, 'pauses and moves').to.be.greaterThan(0);
       });
     }
   }
