@@ -12,6 +12,7 @@
  * handler gets an optional argument (`at(time, handler, options, arg)`), so
  * one handler serves every job. Cancelling removes the event at once.
  */
+import { enlarged } from '../util/arrays';
 
 /** An event's callback; `arg` is the value given to `at`/`after`. */
 export type EventHandler<A = undefined> = (sim: Simulation, arg: A) => void;
@@ -41,12 +42,13 @@ const MAX_GEN = 2 ** 27 - 2;
 const NO_OPTIONS: EventOptions = {};
 
 export class Simulation {
-  // Per slot: time, priority, sequence number, generation, heap position (−1: free), handler, argument, label.
+  // Per slot made so far (`slots`): time, priority, sequence number, generation, heap position
+  // (−1: free), handler, argument, label.
   private time = new Float64Array(64);
   private prio = new Float64Array(64);
   private seqOf = new Float64Array(64);
   private gen = new Float64Array(64);
-  private pos = new Int32Array(64).fill(-1);
+  private pos = new Int32Array(64);
   private fn: (EventHandler<any> | undefined)[] = [];
   private arg: unknown[] = [];
   private kind: (string | undefined)[] = [];
@@ -205,20 +207,12 @@ export class Simulation {
   private newSlot(): number {
     const s = this.slots++;
     if (s >= SLOTS) throw new RangeError(`more than ${SLOTS} pending events`);
-    if (s === this.time.length) {
-      const grow = <T extends Float64Array | Int32Array>(a: T, fill = 0): T => {
-        const b = new (a.constructor as new (n: number) => T)(2 * a.length);
-        b.set(a);
-        if (fill !== 0) b.fill(fill, a.length);
-        return b;
-      };
-      this.time = grow(this.time);
-      this.prio = grow(this.prio);
-      this.seqOf = grow(this.seqOf);
-      this.gen = grow(this.gen);
-      this.pos = grow(this.pos, -1);
-      this.heap = grow(this.heap);
-    }
+    this.time = enlarged(this.time, s + 1);
+    this.prio = enlarged(this.prio, s + 1);
+    this.seqOf = enlarged(this.seqOf, s + 1);
+    this.gen = enlarged(this.gen, s + 1);
+    this.pos = enlarged(this.pos, s + 1);
+    this.heap = enlarged(this.heap, s + 1);
     return s;
   }
 }

@@ -9,6 +9,7 @@
  * does not use them does not pay for them.
  */
 import { BlockProfile } from '../../engine/block-profile';
+import { enlarged } from '../../util/arrays';
 import { InvariantError } from '../../util/invariants';
 import { WorkloadJob } from '../../workloads/job';
 import type { BatchContext, BatchJobInfo, BatchSchedulingPolicy } from './policies';
@@ -350,14 +351,8 @@ export class BatchState implements BatchContext {
 
   private insertRunning(i: number, estEnd: number): void {
     const n = this.runCount;
-    if (n === this.runEnd.length) {
-      const end = new Float64Array(Math.max(16, 2 * n));
-      const job = new Int32Array(end.length);
-      end.set(this.runEnd);
-      job.set(this.runJob);
-      this.runEnd = end;
-      this.runJob = job;
-    }
+    this.runEnd = enlarged(this.runEnd, Math.max(16, n + 1));
+    this.runJob = enlarged(this.runJob, this.runEnd.length);
     const { runEnd, runJob } = this;
     let lo = 0;
     let hi = n;
