@@ -57,7 +57,6 @@ export class BatchState implements BatchContext {
   // kept from the first query on (FCFS never asks, and keeping it costs FCFS a fifth of its time).
   private runTracked = false;
   private runCount = 0;
-  private runEnd = new Float64Array(0);
   private runJob = new Int32Array(0);
   private readonly startSeq: Int32Array;
   private started = 0;
@@ -349,40 +348,37 @@ export class BatchState implements BatchContext {
     this.dead = 0;
   }
 
+  // One array of jobs (ends are start + estimate); shifting by a loop: the list is short (at most
+  // one entry per processor) and a new job usually ends last, so insertion walks from the end.
   private insertRunning(i: number, estEnd: number): void {
     const n = this.runCount;
-    this.runEnd = enlarged(this.runEnd, Math.max(16, n + 1));
-    this.runJob = enlarged(this.runJob, this.runEnd.length);
-    const { runEnd, runJob } = this;
-    let lo = 0;
-    let hi = n;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (runEnd[mid] <= estEnd) lo = mid + 1;
-      else hi = mid;
+    if (n === this.runJob.length) this.runJob = enlarged(this.runJob, Math.max(16, n + 1));
+    const { runJob, start, est } = this;
+    let k = n;
+    for (; k > 0; k--) {
+      const j = runJob[k - 1];
+      if (start[j] + est[j] <= estEnd) break;
+      runJob[k] = j;
     }
-    runEnd.copyWithin(lo + 1, lo, n);
-    runJob.copyWithin(lo + 1, lo, n);
-    runEnd[lo] = estEnd;
-    runJob[lo] = i;
+    runJob[k] = i;
     this.runCount = n + 1;
   }
 
   private removeRunning(i: number): void {
-    const { runEnd, runJob } = this;
+    const { runJob, start, est } = this;
     const n = this.runCount;
-    const e = this.start[i] + this.est[i];
+    const e = start[i] + est[i];
     let lo = 0;
     let hi = n;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (runEnd[mid] < e) lo = mid + 1;
+      const j = runJob[mid];
+      if (start[j] + est[j] < e) lo = mid + 1;
       else hi = mid;
     }
     for (let k = lo; k < n; k++) {
       if (runJob[k] === i) {
-        runEnd.copyWithin(k, k + 1, n);
-        runJob.copyWithin(k, k + 1, n);
+        for (; k < n - 1; k++) runJob[k] = runJob[k + 1];
         this.runCount = n - 1;
         return;
       }
@@ -396,7 +392,6 @@ export class BatchState implements BatchContext {
     const { start, est, startSeq } = this;
     ids.sort((a, b) => start[a] + est[a] - (start[b] + est[b]) || startSeq[a] - startSeq[b]);
     this.runJob = Int32Array.from(ids);
-    this.runEnd = Float64Array.from(ids, (i) => start[i] + est[i]);
     this.runCount = ids.length;
     this.runTracked = true;
   }
@@ -526,7 +521,8 @@ export class BatchState implements BatchContext {
     if (!this.runTracked) this.trackRunning();
     for (let k = 0; k < this.runCount; k++) {
       const i = this.runJob[k];
-      if (this.runEnd[k] > now) p.reserve(now, this.runEnd[k], this.procsN[i]);
+      const end = this.start[i] + this.est[i];
+      if (end > now) p.reserve(now, end, this.procsN[i]);
     }
     for (let k = this.qh; k < this.queue.length; k++) {
       const i = this.queue[k];
