@@ -6,7 +6,7 @@
  * Every function here returns yields with, on every node,
  * Σ yield × need ≤ 1 and, for every job, yield ≤ its cap (1 by default).
  */
-import { LpModel, lpEngineLoaded, lpValue, runLp } from '../vcsched/lpsolver';
+import { ColumnLpBuilder, lpEngineLoaded, lpValue, runLp } from '../vcsched/lpsolver';
 import { solverFailureKind } from '../vcsched/improve';
 import { InputError, SolverError } from '../../util/errors';
 import type { DfrsAlgorithm } from './names';
@@ -232,8 +232,7 @@ export function maxMinYields(jobs: readonly MappedJob[], nodeCount: number): Flo
  * Make yields feasible after an LP solve (the solver rounds to 8 decimals):
  * clamp to [lower, cap] and scale down, node by node, the part above `lower`.
  */
-function repair(jobs: readonly MappedJob[], nodeCount: number, y: Float64Array, lower: ArrayLike<number>): Float64Array {
-  const perNode = nodeCoefficients(jobs, nodeCount);
+function repair(jobs: readonly MappedJob[], nodeCount: number, y: Float64Array, lower: ArrayLike<number>, perNode = nodeCoefficients(jobs, nodeCount)): Float64Array {
   for (let j = 0; j < y.length; j++) y[j] = Math.min(jobs[j].maxYield ?? 1, Math.max(lower[j], y[j]));
   for (let i = 0; i < nodeCount; i++) {
     let base = 0;
@@ -248,6 +247,13 @@ function repair(jobs: readonly MappedJob[], nodeCount: number, y: Float64Array, 
     }
   }
   return y;
+}
+
+const LP_KEYS: Record<string, string[]> = { u: [], n: [], z: [] };
+/** The LP's row and column names ('u3', 'n17', 'z3'), one string each per process. */
+function lpKey(prefix: 'u' | 'n' | 'z', k: number): string {
+  const cache = LP_KEYS[prefix];
+  return (cache[k] ??= prefix + k);
 }
 
 /**
@@ -265,49 +271,56 @@ function weightedLp(jobs: readonly MappedJob[], nodeCount: number, lower: ArrayL
   const y = Float64Array.from(lower);
   if (n === 0) return y;
   const perNode = nodeCoefficients(jobs, nodeCount);
-  const constraints: Record<string, { max: number }> = {};
-  const variables: Record<string, Record<string, number>> = {};
   const scale = new Float64Array(n);
+  // Variables are scaled to [0, 1] (z_j = room_j · x_j): javascript-lp-solver is
+  // markedly more reliable on a well-scaled model.
+  const kept = new Uint8Array(n);
   for (let j = 0; j < n; j++) {
     const room = (jobs[j].maxYield ?? 1) - lower[j];
     if (room <= EPS || jobs[j].need <= 0) continue;
-    // Variables are scaled to [0, 1] (z_j = room_j · x_j): javascript-lp-solver is
-    // markedly more reliable on a well-scaled model.
-    variables[`z${j}`] = { obj: weight[j] * room, [`u${j}`]: 1 };
-    constraints[`u${j}`] = { max: 1 };
+    kept[j] = 1;
     scale[j] = room;
   }
   // A node whose capacity is (numerically) used up by the lower bounds pins its
   // jobs at their lower bound. Leaving such a node in the LP with a residual of
   // ~1e-8 makes javascript-lp-solver return values that break the constraint.
+  const residual = new Float64Array(nodeCount);
   for (let i = 0; i < nodeCount; i++) {
     let base = 0;
     for (const { job, coef } of perNode[i]) base += coef * lower[job];
-    if (1 - base <= FULL_NODE) {
-      for (const { job } of perNode[i]) {
-        if (variables[`z${job}`]) {
-          delete variables[`z${job}`];
-          delete constraints[`u${job}`];
-        }
-      }
-    }
+    residual[i] = Math.max(0, 1 - base);
+    if (1 - base <= FULL_NODE) for (const { job } of perNode[i]) kept[job] = 0;
   }
+  // The model in column form (the check reads it as it is; javascript-lp-solver gets the JSON form
+  // built from it): rows u_j by job, then n_i by node; column z_j has its u_j entry, then its
+  // nodes' entries by node. These names and this order are the solver's input (the order decides
+  // among equal pivots), as when the JSON model was written by hand.
+  const lp = new ColumnLpBuilder('max', 'obj');
+  const uRow = new Int32Array(n);
+  let columns = 0;
+  for (let j = 0; j < n; j++) {
+    if (!kept[j]) continue;
+    uRow[j] = lp.row(lpKey('u', j), { max: 1 });
+    columns++;
+  }
+  if (columns === 0) return y;
+  const nRow = new Int32Array(nodeCount).fill(-1);
+  const entries: number[][] = [];
   for (let i = 0; i < nodeCount; i++) {
-    let base = 0;
-    for (const { job, coef } of perNode[i]) base += coef * lower[job];
-    const residual = Math.max(0, 1 - base);
-    let used = false;
     for (const { job, coef } of perNode[i]) {
-      const v = variables[`z${job}`];
-      if (v) {
-        v[`n${i}`] = coef * scale[job];
-        used = true;
-      }
+      if (!kept[job]) continue;
+      if (nRow[i] < 0) nRow[i] = lp.row(lpKey('n', i), { max: residual[i] });
+      (entries[job] ??= []).push(i, coef * scale[job]);
     }
-    if (used) constraints[`n${i}`] = { max: residual };
   }
-  if (Object.keys(variables).length === 0) return y;
-  const model: LpModel = { optimize: 'obj', opType: 'max', constraints, variables };
+  for (let j = 0; j < n; j++) {
+    if (!kept[j]) continue;
+    lp.entry(uRow[j], 1);
+    const e = entries[j];
+    for (let k = 0; k < e.length; k += 2) lp.entry(nRow[e[k]], e[k + 1]);
+    lp.column(lpKey('z', j), weight[j] * scale[j]);
+  }
+  const model = lp.build();
   let run = runLp(model);
   // javascript-lp-solver first (every result computed so far came from it); when its
   // answer breaks the model (a rare numerical fault, caught by runLp's check), the
@@ -322,8 +335,8 @@ function weightedLp(jobs: readonly MappedJob[], nodeCount: number, lower: ArrayL
   if (run.status !== 'optimal') {
     throw new SolverError('DFRS opt=avg LP', solverFailureKind(run.status), `${n} jobs on ${nodeCount} nodes: ${run.message ?? `solver reported ${run.status}`}`);
   }
-  for (let j = 0; j < n; j++) if (variables[`z${j}`]) y[j] = lower[j] + scale[j] * lpValue(run, `z${j}`);
-  return repair(jobs, nodeCount, y, lower);
+  for (let j = 0; j < n; j++) if (kept[j]) y[j] = lower[j] + scale[j] * lpValue(run, lpKey('z', j));
+  return repair(jobs, nodeCount, y, lower, perNode);
 }
 
 /**

@@ -231,11 +231,14 @@ export function columnsFromLpModel(model: LpModel): ColumnLpModel {
 
 /** The JSON form of a column model (objective coefficient first in each variable, then its entries in order). */
 export function lpModelFromColumns(c: ColumnLpModel): LpModel {
-  const constraints: LpModel['constraints'] = {};
+  // Objects without a prototype are dictionaries from the start: adding keys that differ from
+  // object to object to plain objects made V8 build a hidden class for each (most of the time of
+  // DFRS opt=avg's thousands of small LPs). Same keys in the same order.
+  const constraints: LpModel['constraints'] = Object.create(null);
   c.rows.forEach((r, i) => (constraints[r] = { ...c.bounds[i] }));
-  const variables: LpModel['variables'] = {};
+  const variables: LpModel['variables'] = Object.create(null);
   for (let j = 0; j < c.cols.length; j++) {
-    const v: Record<string, number> = {};
+    const v: Record<string, number> = Object.create(null);
     if (c.cost[j] !== 0) v[c.optimize] = c.cost[j];
     for (let k = c.starts[j]; k < c.starts[j + 1]; k++) v[c.rows[c.rowOf[k]]] = c.coef[k];
     variables[c.cols[j]] = v;
