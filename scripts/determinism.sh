@@ -43,17 +43,8 @@ fi
 
 # Execute one notebook with its outputs under $2 (SCHEDLAB_OUT) and the executed copy in $2/<name>/.
 run_one() {
-  local nb=$1 dest=$2 name start
-  name=$(basename "$nb" .ipynb)
-  mkdir -p "$dest/$name"
-  start=$(date +%s)
-  if ! ( cd "$(dirname "$nb")" && SCHEDLAB_OUT="$dest" SCHEDLAB_SCALE=quick /usr/bin/jupyter-nbconvert --to notebook --execute "$(basename "$nb")" \
-      --output-dir "$dest/$name" --output "$name" --ExecutePreprocessor.kernel_name=tslab \
-      --ExecutePreprocessor.timeout="${SCHEDLAB_CELL_TIMEOUT:-3600}" 2> >(grep -v -e MissingIDFieldWarning -e 'validate(nb)' -e nodedir -e '\[NbConvertApp\]' >&2) ); then
-    echo "determinism.sh: $nb failed to execute (into $dest)" >&2
-    return 1
-  fi
-  echo "[determinism] $name -> $dest/$name in $(( $(date +%s) - start )) s" >&2
+  local nb=$1 dest=$2
+  SCHEDLAB_OUT="$dest" SCHEDLAB_SCALE=quick bash scripts/run-notebook.sh "$nb" || { echo "determinism.sh: $nb failed to execute (into $dest)" >&2; return 1; }
 }
 
 runs=()

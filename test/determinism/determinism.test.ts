@@ -3,37 +3,16 @@
  * gives byte-identical CSV tables and identical text outputs, run times
  * aside (the rule: test/determinism/compare.ts, docs/hardening-papers.md).
  *
- * Cost. The notebooks test (test/notebooks/) already executes every notebook
- * once into out/<name>/. To avoid a third execution, this suite is moved to
- * the end of the run (mocha runs files alphabetically, so it would otherwise
- * come before test/notebooks/), and it takes those fresh outputs as the first
- * run: only one more execution per notebook happens here, into a temporary
- * SCHEDLAB_OUT. When out/<name>/ was not written by this test process (the
- * suite run alone, or that notebook failed), both runs are executed here.
+ * The first run is the notebooks suite's quick execution (test/notebooks/),
+ * the second one more execution into a scratch folder; both come from
+ * test/support/notebook-runs.ts, which starts each at most once per test
+ * process and runs them beside the other suites.
  */
 import { expect } from 'chai';
-import { spawnSync } from 'child_process';
-import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { compareCsv, compareNotebooks, compareRuns, formatComparison, isRunTimeColumn, isRunTimeRow, normalizeText } from './compare';
 import { record } from '../hardening-papers/tally';
-
-const root = path.resolve(__dirname, '../..');
-const outRoot = path.join(root, 'out');
-const notebooks = fs
-  .readdirSync(path.join(root, 'notebooks'))
-  .filter((f) => f.endsWith('.ipynb'))
-  .sort();
-/** When this test process started: outputs written since then come from this run of the suite. */
-const processStart = Date.now() - process.uptime() * 1000;
-
-/** out/<name>/ holds a run made by this test process (the notebooks test), and SCHEDLAB_OUT does not point elsewhere. */
-function freshFirstRun(name: string): boolean {
-  if (process.env.SCHEDLAB_OUT !== undefined && path.resolve(process.env.SCHEDLAB_OUT) !== outRoot) return false;
-  const nb = path.join(outRoot, name, `${name}.ipynb`);
-  return fs.existsSync(nb) && fs.statSync(nb).mtimeMs >= processStart;
-}
+import { execution, notebooks } from '../support/notebook-runs';
 
 describe('determinism: the comparison rule', () => {
   it('run-time columns and rows are recognised by name; simulated times are not', () => {
@@ -81,48 +60,20 @@ describe('determinism: the comparison rule', () => {
   });
 });
 
-const runs = describe('determinism: notebooks executed twice at quick scale give identical tables and text outputs (run times aside)', function () {
+describe('determinism: notebooks executed twice at quick scale give identical tables and text outputs (run times aside)', function () {
   this.timeout(60 * 60 * 1000);
-  let work = '';
-  const timings: string[] = [];
-  before(() => {
-    work = fs.mkdtempSync(path.join(os.tmpdir(), 'schedlab-determinism-'));
-  });
-  after(() => {
-    if (work) fs.rmSync(work, { recursive: true, force: true });
-    if (timings.length > 0) process.stdout.write(`      [determinism] extra executions: ${timings.join(', ')}\n`);
-  });
 
   for (const file of notebooks) {
     const name = path.basename(file, '.ipynb');
-    it(`${name}`, () => {
-      const reuse = freshFirstRun(name);
-      const dir = path.join(work, name);
-      const t0 = Date.now();
-      const r = spawnSync('bash', ['scripts/determinism.sh', '--no-setup', '--runs-only', '--work', dir, ...(reuse ? ['--first', outRoot] : []), `notebooks/${file}`], {
-        cwd: root,
-        env: { ...process.env, SCHEDLAB_SCALE: 'quick' },
-        encoding: 'utf8',
-      });
-      timings.push(`${name} ${Math.round((Date.now() - t0) / 1000)} s${reuse ? '' : ' (both runs)'}`);
-      expect(r.status, `executing ${file} failed:\n${r.stderr.slice(-4000)}`).to.equal(0);
-      const cmp = compareRuns(reuse ? outRoot : path.join(dir, 'run1'), path.join(dir, 'run2'), [name]);
+    it(`${name}`, async () => {
+      const [first, second] = await Promise.all([execution(file, 'quick'), execution(file, 'determinism')]);
+      for (const r of [first, second]) expect(r.status, `executing ${file} failed:\n${r.stderr.slice(-4000)}`).to.equal(0);
+      const cmp = compareRuns(first.outRoot, second.outRoot, [name]);
       expect(cmp.tables.length + cmp.notebooks.length, 'nothing was compared').to.be.greaterThan(0);
       expect(cmp.identical, formatComparison(cmp)).to.equal(true);
       const outputs = cmp.notebooks.reduce((n, x) => n + x.outputsCompared, 0);
       record({ family: 'determinism', kind: 'notebook executed twice at quick scale: CSV tables compared', cases: cmp.tables.length, outcome: 'byte-identical (run-time columns/rows aside)' });
       record({ family: 'determinism', kind: 'notebook executed twice at quick scale: text outputs compared', cases: outputs, outcome: 'identical (timings aside)' });
     });
-  }
-});
-
-// Move the execution suite after every other suite (test/notebooks/ in particular, see the file comment).
-before(function () {
-  const parent = runs.parent;
-  if (!parent) return;
-  const i = parent.suites.indexOf(runs);
-  if (i >= 0 && i !== parent.suites.length - 1) {
-    parent.suites.splice(i, 1);
-    parent.suites.push(runs);
   }
 });

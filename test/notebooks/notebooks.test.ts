@@ -8,52 +8,55 @@
  * results and re-verify a sample of cells live.
  */
 import { expect } from 'chai';
-import { spawnSync } from 'child_process';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
-import { loadCommittedResults, PAPER_EXPERIMENTS } from '../../src/sweep/papers';
+import { committedRoot, PAPER_EXPERIMENTS, paperResultsFile } from '../../src/sweep/papers';
+import { committedNotebooks, execution, Execution, notebooks, prefetch, prefetchRequested } from '../support/notebook-runs';
 
-const root = path.resolve(__dirname, '../..');
-const notebooks = fs
-  .readdirSync(path.join(root, 'notebooks'))
-  .filter((f) => f.endsWith('.ipynb'))
-  .sort();
+/**
+ * Notebooks whose paper-scale results are committed for the current sweep
+ * definition (they render those by default). Read from provenance.json, which
+ * names the definition, instead of decoding every record.
+ */
+const committed = committedNotebooks((name) => {
+  const e = PAPER_EXPERIMENTS.find((x) => x.notebook === name);
+  if (!e) return false;
+  const sweep = e.sweep('paper');
+  const gz = paperResultsFile(name, sweep, null, committedRoot()) + '.gz';
+  const prov = path.join(path.dirname(gz), 'provenance.json');
+  if (!fs.existsSync(gz) || !fs.existsSync(prov)) return false;
+  try {
+    return JSON.parse(fs.readFileSync(prov, 'utf8')).definition === sweep.fingerprint;
+  } catch {
+    return false;
+  }
+});
+if (prefetchRequested) prefetch(committed);
 
 describe('notebooks (executed headlessly at quick scale)', function () {
-  this.timeout(40 * 60 * 1000);
+  this.timeout(60 * 60 * 1000);
 
   it('there is at least one notebook', () => {
     expect(notebooks.length).to.be.greaterThan(0);
   });
 
   for (const file of notebooks) {
-    it(`${file} runs without errors and embeds a static image for every chart`, () => {
-      checkExecution(file, { SCHEDLAB_SCALE: 'quick' });
+    it(`${file} runs without errors and embeds a static image for every chart`, async () => {
+      checkExecution(await execution(file, 'quick'));
     });
   }
 });
 
-/** Notebooks whose paper-scale results are committed, i.e. that render at paper scale by default. */
-const committed = notebooks.filter((f) => {
-  const name = path.basename(f, '.ipynb');
-  const e = PAPER_EXPERIMENTS.find((x) => x.notebook === name);
-  return e !== undefined && loadCommittedResults(e).records.length > 0;
-});
-
 describe('notebooks at their default scale: paper scale from the committed results, a sample re-run live', function () {
-  this.timeout(40 * 60 * 1000);
-  const outBase = fs.mkdtempSync(path.join(os.tmpdir(), 'schedlab-paper-nb-'));
-  after(() => fs.rmSync(outBase, { recursive: true, force: true }));
+  this.timeout(60 * 60 * 1000);
 
   it('at least four notebooks have committed paper-scale results', () => {
     expect(committed.length).to.be.at.least(4);
   });
 
   for (const file of committed) {
-    it(`${file} renders its committed results (complete or with their coverage) and re-verifies a sample of cells`, () => {
-      const env: NodeJS.ProcessEnv = { SCHEDLAB_OUT: outBase };
-      const nb = checkExecution(file, env);
+    it(`${file} renders its committed results (complete or with their coverage) and re-verifies a sample of cells`, async () => {
+      const nb = checkExecution(await execution(file, 'default'));
       const text = nb.cells
         .flatMap((c: { outputs?: { text?: string | string[] }[] }) => c.outputs ?? [])
         .map((o: { text?: string | string[] }) => (Array.isArray(o.text) ? o.text.join('') : o.text ?? ''))
@@ -65,14 +68,12 @@ describe('notebooks at their default scale: paper scale from the committed resul
   }
 });
 
-/** Execute a notebook (with `env` over this process's, SCHEDLAB_SCALE unset unless given) and check the executed file. */
-function checkExecution(file: string, env: NodeJS.ProcessEnv): { cells: any[] } {
+/** Check an executed notebook (exit status, size, execution counts, outputs) and return it. */
+export function checkExecution(run: Execution): { cells: any[] } {
+  const { file } = run;
   const name = path.basename(file, '.ipynb');
-  const base: NodeJS.ProcessEnv = { ...process.env };
-  delete base.SCHEDLAB_SCALE;
-  const r = spawnSync('bash', ['scripts/run-notebook.sh', `notebooks/${file}`], { cwd: root, env: { ...base, ...env }, encoding: 'utf8' });
-  expect(r.status, `${file} failed:\n${r.stderr.slice(-4000)}`).to.equal(0);
-  const executed = path.join(env.SCHEDLAB_OUT ?? path.join(root, 'out'), name, `${name}.ipynb`);
+  expect(run.status, `${file} failed:\n${run.stderr.slice(-4000)}`).to.equal(0);
+  const executed = path.join(run.outRoot, name, `${name}.ipynb`);
   expect(fs.statSync(executed).size, `${name}.ipynb size`).to.be.at.most(3 * 1024 * 1024);
   const nb = JSON.parse(fs.readFileSync(executed, 'utf8'));
   const counts = nb.cells.filter((c: { cell_type: string; source: string[] }) => c.cell_type === 'code' && c.source.join('').trim()).map((c: { execution_count: number | null }) => c.execution_count);

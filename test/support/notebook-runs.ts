@@ -1,0 +1,140 @@
+/**
+ * Notebook executions shared by the suites that check them (test/notebooks/,
+ * test/determinism/). Each execution is a child process (scripts/run-notebook.sh)
+ * started at most once per test process and awaited by every test that needs it,
+ * so the suites never execute a notebook twice for the same purpose.
+ *
+ * Up to SCHEDLAB_NOTEBOOK_JOBS executions (default: 2, capped at the cores) run at
+ * once. When the whole suite runs (scripts/test.sh sets SCHEDLAB_PREFETCH_NOTEBOOKS=1),
+ * every execution is queued when this module loads, longest first: the notebooks
+ * then execute beside the unit tests instead of after them. A child writes to files,
+ * not pipes, so a unit test that holds the event loop never stalls a notebook.
+ */
+import { spawn } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+
+export const root = path.resolve(__dirname, '../..');
+
+export const notebooks: readonly string[] = fs
+  .readdirSync(path.join(root, 'notebooks'))
+  .filter((f) => f.endsWith('.ipynb'))
+  .sort();
+
+export interface Execution {
+  file: string;
+  /** SCHEDLAB_OUT of the run: the executed copy is `<outRoot>/<name>/<name>.ipynb`. */
+  outRoot: string;
+  status: number | null;
+  /** What the run wrote on stderr (the last 64 KiB). */
+  stderr: string;
+  seconds: number;
+}
+
+/** The three kinds of execution the suites check. */
+export type Purpose = 'quick' | 'default' | 'determinism';
+
+const limit = Math.max(1, Math.min(Number(process.env.SCHEDLAB_NOTEBOOK_JOBS ?? 2) || 1, os.availableParallelism()));
+let active = 0;
+const queue: (() => void)[] = [];
+const started = new Map<string, Promise<Execution>>();
+let scratch: string | null = null;
+
+/** A temporary folder for this process's runs other than the quick one (removed at exit). */
+function scratchDir(): string {
+  if (scratch === null) {
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'schedlab-notebook-runs-'));
+    const dir = scratch;
+    process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  }
+  return scratch;
+}
+
+/** Where a purpose's run writes: the quick run into out/ (what `npm run notebooks` gives), the others into scratch folders. */
+function outRootFor(purpose: Purpose): string {
+  return purpose === 'quick' ? path.join(root, 'out') : path.join(scratchDir(), purpose);
+}
+
+/** The environment as the test process got it: tests that set variables for a moment must not leak into a notebook started meanwhile. */
+const baseEnv: NodeJS.ProcessEnv = { ...process.env };
+
+function envFor(purpose: Purpose, outRoot: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...baseEnv, SCHEDLAB_OUT: outRoot };
+  delete env.SCHEDLAB_PREFETCH_NOTEBOOKS;
+  // The default run picks its own scale (paper when results are committed); the two quick runs are compared.
+  if (purpose === 'default') delete env.SCHEDLAB_SCALE;
+  else env.SCHEDLAB_SCALE = 'quick';
+  return env;
+}
+
+function runNow(file: string, purpose: Purpose): Promise<Execution> {
+  const outRoot = outRootFor(purpose);
+  const name = path.basename(file, '.ipynb');
+  fs.mkdirSync(path.join(outRoot, name), { recursive: true });
+  const log = path.join(scratchDir(), `${purpose}-${name}.stderr`);
+  const fd = fs.openSync(log, 'w');
+  const t0 = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn('bash', ['scripts/run-notebook.sh', `notebooks/${file}`], { cwd: root, env: envFor(purpose, outRoot), stdio: ['ignore', fd, fd] });
+    const done = (status: number | null) => {
+      fs.closeSync(fd);
+      const text = fs.readFileSync(log, 'utf8');
+      resolve({ file, outRoot, status, stderr: text.slice(-65536), seconds: (Date.now() - t0) / 1000 });
+    };
+    child.on('error', (e) => {
+      fs.appendFileSync(log, `could not start: ${e.message}\n`);
+      done(null);
+    });
+    child.on('exit', (code) => done(code));
+  });
+}
+
+/** The execution of `file` for `purpose`, started now or queued (once per process). */
+export function execution(file: string, purpose: Purpose): Promise<Execution> {
+  const id = `${purpose}:${file}`;
+  let p = started.get(id);
+  if (!p) {
+    p = new Promise<void>((go) => {
+      if (active < limit) {
+        active++;
+        go();
+      } else queue.push(go);
+    }).then(async () => {
+      try {
+        return await runNow(file, purpose);
+      } finally {
+        active--;
+        const next = queue.shift();
+        if (next) {
+          active++;
+          next();
+        }
+      }
+    });
+    started.set(id, p);
+  }
+  return p;
+}
+
+/** The notebooks whose paper-scale results are committed (they render those by default). */
+export function committedNotebooks(hasCommitted: (name: string) => boolean): string[] {
+  return notebooks.filter((f) => hasCommitted(path.basename(f, '.ipynb')));
+}
+
+/**
+ * Queue every execution the suites will ask for, the long ones first (the
+ * paper notebooks 01 and 02 take longest at either scale), so that two
+ * runners stay busy to the end.
+ */
+export function prefetch(defaultRuns: readonly string[]): void {
+  const weight = (f: string) => (f.startsWith('01') ? 0 : f.startsWith('02') ? 1 : 2);
+  const byWeight = (a: string, b: string) => weight(a) - weight(b) || a.localeCompare(b);
+  const order: [string, Purpose][] = [];
+  for (const f of [...defaultRuns].sort(byWeight)) order.push([f, 'default']);
+  for (const f of [...notebooks].sort(byWeight)) order.push([f, 'quick'], [f, 'determinism']);
+  order.sort((a, b) => weight(a[0]) - weight(b[0]));
+  for (const [f, p] of order) void execution(f, p);
+}
+
+export const prefetchRequested = process.env.SCHEDLAB_PREFETCH_NOTEBOOKS === '1';
