@@ -108,6 +108,37 @@ export function parseIntervalSet(text: string): number[] {
   return [...new Set(ids)].sort((a, b) => a - b);
 }
 
+/** What {@link reservationSchedule} reads of an advance-reservation outcome (`reservation.simulateReservations`). */
+export interface ReservationOutcomeLike {
+  id: number;
+  arrival: number;
+  duration: number;
+  pes: number;
+  accepted: boolean;
+  start?: number;
+  end?: number;
+  /** Reserved PEs (`0-31,64-95`), present when run with `recordPes: true`. */
+  allocatedPes?: string;
+}
+
+/**
+ * The accepted requests of an advance-reservation run as schedule rows:
+ * submitted at their arrival, run for their duration from their reserved
+ * start on their PEs (named when the run had `recordPes: true`). Rejected
+ * requests never ran and are left out.
+ */
+export function reservationSchedule(outcomes: readonly ReservationOutcomeLike[]): ScheduledWorkloadJob[] {
+  const rows: ScheduledWorkloadJob[] = [];
+  for (const o of outcomes) {
+    if (!o.accepted) continue;
+    const start = o.start as number;
+    const row: ScheduledWorkloadJob = { id: o.id, submit: o.arrival, start, end: o.end ?? start + o.duration, runtime: o.duration, procs: o.pes };
+    if (o.allocatedPes !== undefined) row.processors = parseIntervalSet(o.allocatedPes.replace(/,/g, ' '));
+    rows.push(row);
+  }
+  return rows;
+}
+
 /** Merge each row with its workload job (the extra fields the formats carry). */
 function withWorkload(rows: Iterable<ScheduledWorkloadJob>, jobs: readonly WorkloadJob[] | undefined): Iterable<ScheduledWorkloadJob> {
   if (!jobs) return rows;

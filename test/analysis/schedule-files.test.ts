@@ -8,7 +8,8 @@ import { expect } from 'chai';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { BATSIM_JOBS_COLUMNS, batsimJobsCsv, intervalSet, parseIntervalSet, swfSchedule, writeSchedule } from '../../src/analysis/schedule-files';
+import { BATSIM_JOBS_COLUMNS, batsimJobsCsv, intervalSet, parseIntervalSet, reservationSchedule, swfSchedule, writeSchedule } from '../../src/analysis/schedule-files';
+import { simulateReservations } from '../../src/schedulers/reservation/simulate';
 import { simulateBatch } from '../../src/schedulers/batch/simulate';
 import { generateLublin } from '../../src/workloads/lublin';
 import { parseSwf } from '../../src/workloads/swf';
@@ -84,6 +85,20 @@ describe('schedule files', () => {
         expect(r[col('allocated_resources')]).to.equal(intervalSet(res.processors as number[]));
       });
     });
+  });
+
+  it('writes advance-reservation runs with the PEs each accepted request holds', () => {
+    const requests = [
+      { id: 1, arrival: 0, ready: 0, duration: 100, deadline: 100, pes: 6 },
+      { id: 2, arrival: 1, ready: 1, duration: 50, deadline: 200, pes: 4 },
+      { id: 3, arrival: 2, ready: 2, duration: 10, deadline: 12, pes: 8 },
+    ];
+    const outcomes = simulateReservations(requests, { machineSize: 8, policy: 'FF', recordPes: true });
+    expect(outcomes.map((o) => o.accepted)).to.deep.equal([true, true, false]);
+    const rows = csvRows([...batsimJobsCsv(reservationSchedule(outcomes), { workloadName: 'ar' })].join(''));
+    const alloc = BATSIM_JOBS_COLUMNS.indexOf('allocated_resources');
+    expect(rows.slice(1).map((r) => [r[0], r[alloc]])).to.deep.equal(outcomes.filter((o) => o.accepted).map((o) => [String(o.id), (o.allocatedPes as string).replace(/,/g, ' ')]));
+    expect(rows.slice(1).map((r) => parseIntervalSet(r[alloc]).length)).to.deep.equal([6, 4]);
   });
 
   describe('SWF schedule', () => {
