@@ -67,7 +67,7 @@ export function* splitLines(text: string, source = '<text>'): Generator<Numbered
 }
 
 /** Bytes in, lines out; a line may span chunks. */
-class LineSplitter {
+export class LineSplitter {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private afterCR = false;

@@ -45,7 +45,8 @@
  *    `groups` and `partitions`.
  *  - Anything else is an {@link InputError} naming file, line and field: a
  *    line with the wrong number of fields, an unreadable time, duration,
- *    number, job id or state, End before Start, a duplicate job id, more
+ *    number, job id or state, End before Start, a duplicate job id or
+ *    JobIDRaw, more
  *    processors than `machineSize`. In lenient mode such lines are skipped
  *    and counted in `report.dropped` instead (a missing header or a missing
  *    required field is an error in lenient mode too).
@@ -152,6 +153,7 @@ export class SacctParser {
   private parsable = false;
   private readonly components = new Map<string, Component[]>();
   private readonly seen = new Map<string, number>();
+  private readonly rawSeen = new Map<number, number>();
   readonly report: SacctReport = { read: 0, kept: 0, steps: 0, dropped: {} };
 
   constructor(
@@ -261,7 +263,7 @@ export class SacctParser {
     const rawText = get('jobidraw');
     if (rawText !== undefined) {
       const r = JOB_ID.exec(rawText);
-      if (!r || r[2] !== undefined || r[3] !== undefined) throw err('jobidraw', `'${rawText}' is not a job number`);
+      if (!r || r[2] !== undefined || r[3] !== undefined || r[4] !== undefined) throw err('jobidraw', `'${rawText}' is not a job number`);
       raw = Number(r[1]);
     }
     const key = m[2] === undefined ? m[1] : `${m[1]}_${m[2]}`;
@@ -270,6 +272,11 @@ export class SacctParser {
     if (state === 'REQUEUED') return this.drop('requeued');
     if (first !== undefined) throw err('jobid', `job ${slurmId} also on line ${first} (each job once; with --duplicates only REQUEUED records may repeat it)`);
     this.seen.set(unique, line);
+    if (raw !== undefined) {
+      const other = this.rawSeen.get(raw);
+      if (other !== undefined) throw err('jobidraw', `job number ${raw} also on line ${other}`);
+      this.rawSeen.set(raw, line);
+    }
     const c: Component = { line, slurmId, key, submit, state, procs };
     if (raw !== undefined) c.raw = raw;
     if (start !== undefined) c.start = start;

@@ -8,7 +8,9 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as zlib from 'zlib';
+import fc from 'fast-check';
 import { durationSeconds, parseSacct, readSacct, SacctReadResult } from '../../src/workloads/sacct';
+import { LineSplitter } from '../../src/workloads/lines';
 import { InputError } from '../../src/util/errors';
 
 const REAL = path.join(__dirname, 'fixtures', 'sacct-real.txt');
@@ -79,6 +81,62 @@ describe('sacct reader', () => {
       const e = sacctError(fs.readFileSync(REAL, 'utf8'), { machineSize: 4 });
       expect(e.message).to.equal('log.txt:6: AllocCPUS: 8 processors on a machine of 4');
       expect(e).to.include({ line: 6, field: 'AllocCPUS' });
+    });
+  });
+
+  describe('robustness', () => {
+    const text = fs.readFileSync(REAL, 'utf8');
+
+    it('splits lines the same however the bytes are cut into chunks, with LF, CRLF or CR line ends', () => {
+      fc.assert(
+        fc.property(fc.constantFrom('\n', '\r\n', '\r'), fc.array(fc.nat(), { maxLength: 12 }), (eol, cuts) => {
+          const bytes = Buffer.from(text.replace(/\n/g, eol));
+          const points = [...new Set(cuts.map((c) => c % bytes.length))].sort((a, b) => a - b);
+          const splitter = new LineSplitter('x');
+          const lines: string[] = [];
+          let at = 0;
+          for (const p of [...points, bytes.length]) {
+            for (const l of splitter.push(bytes.subarray(at, p))) lines.push(l.text);
+            at = p;
+          }
+          for (const l of splitter.end()) lines.push(l.text);
+          expect(lines).to.deep.equal(text.replace(/\n$/, '').split('\n'));
+        }),
+        { numRuns: 200, seed: 7 },
+      );
+    });
+
+    it('on mutated lines of the real log: well-formed jobs or an InputError naming the line and field, never garbage', () => {
+      const lines = text.trimEnd().split('\n');
+      let rejected = 0;
+      fc.assert(
+        fc.property(fc.integer({ min: 1, max: lines.length - 1 }), fc.nat(20), fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('Unknown', 'None', '', '-1', '99999999999', '2026-13-01T00:00:00', '1e3', 'RUNNING', '7_x', '|')), (row, field, value) => {
+          const copy = [...lines];
+          const fields = copy[row].split('|');
+          fields[field % fields.length] = value;
+          copy[row] = fields.join('|');
+          let r: SacctReadResult;
+          try {
+            r = parseSacct(copy.join('\n'), { fileName: 'm.txt' });
+          } catch (e) {
+            expect(e).to.be.instanceOf(InputError);
+            const err = e as InputError;
+            expect(err.line).to.equal(row + 1);
+            expect(err.field).to.be.a('string');
+            expect(err.message.startsWith(`m.txt:${row + 1}: `)).to.equal(true);
+            rejected++;
+            return;
+          }
+          expect(new Set(r.jobs.map((j) => j.id)).size).to.equal(r.jobs.length);
+          for (const j of r.jobs) {
+            expect(Number.isFinite(j.submit) && j.submit >= 0).to.equal(true);
+            expect(Number.isFinite(j.runtime) && j.runtime >= 0).to.equal(true);
+            expect(Number.isInteger(j.procs) && j.procs > 0).to.equal(true);
+          }
+        }),
+        { numRuns: 400, seed: 11 },
+      );
+      expect(rejected).to.be.above(100);
     });
   });
 
