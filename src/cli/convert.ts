@@ -83,6 +83,8 @@ interface Loaded {
   ids?: string[];
   machineSize?: number;
   notes: string[];
+  /** SWF input: its header comments, kept in an SWF output (the counts and MaxProcs rewritten). */
+  comments?: string[];
   unixStartTime?: number;
   dropped: Record<string, number>;
 }
@@ -91,7 +93,8 @@ async function load(file: string, format: WorkloadFormat, flags: Map<string, str
   const lenient = flags.has('lenient');
   if (format === 'swf') {
     const r = await readSwf(file, { lenient, ...(machineSize !== undefined ? { machineSize } : {}) });
-    return { jobs: r.jobs, machineSize: machineSize ?? headerMachineSize(r.header), notes: [`from SWF ${path.basename(file)}: ${r.report.read} job lines, ${r.report.kept} kept`], dropped: r.report.dropped };
+    const comments = r.header.comments.filter((c) => !/^\s*(MaxJobs|MaxRecords|MaxProcs)\s*:/.test(c));
+    return { jobs: r.jobs, machineSize: machineSize ?? headerMachineSize(r.header), notes: [`from SWF ${path.basename(file)}: ${r.report.read} job lines, ${r.report.kept} kept`], comments, dropped: r.report.dropped };
   }
   if (format === 'sacct') {
     const unit = (flags.get('unit') ?? 'cpus') as 'cpus' | 'nodes';
@@ -170,7 +173,7 @@ export async function convertMain(argv: readonly string[], out: (s: string) => v
   if (to === 'batsim') {
     pieces = batsimWorkloadJson(jobs, { machineSize: loaded.machineSize as number, ...(loaded.ids ? { ids: loaded.ids } : {}), description: `converted by schedlab: ${loaded.notes[0]}` });
   } else {
-    const comments = [' Version: 2.2', ...loaded.notes.map((n) => ` Note: ${n}`), ` MaxJobs: ${jobs.length}`, ` MaxRecords: ${jobs.length}`];
+    const comments = [...(loaded.comments ?? [' Version: 2.2']), ...loaded.notes.map((n) => ` Note: converted by schedlab ${n}`), ` MaxJobs: ${jobs.length}`, ` MaxRecords: ${jobs.length}`];
     if (loaded.unixStartTime !== undefined) comments.push(` UnixStartTime: ${loaded.unixStartTime}`, ' TimeZoneString: UTC');
     if (loaded.machineSize !== undefined) comments.push(` MaxProcs: ${loaded.machineSize}`);
     pieces = swfLines(jobs, { comments } as Partial<SwfHeader>);

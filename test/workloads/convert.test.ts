@@ -62,6 +62,16 @@ describe('schedlab convert and simulate --format', () => {
     expect(c.code, c.err).to.equal(0);
     const back = readSwfSync(f('back.swf'));
     expect(back.header.fields.MaxProcs).to.equal('8');
+    expect(back.header.comments.filter((c) => c.includes('converted by schedlab'))).to.have.length(1);
+    // SWF to SWF keeps the header, with the counts rewritten and a note added.
+    const d = await run((out) => convertMain([f('real.swf'), f('again.swf')], out));
+    expect(d.code, d.err).to.equal(0);
+    const again = readSwfSync(f('again.swf'));
+    expect(again.jobs).to.deep.equal(swf.jobs);
+    expect(again.header.fields.UnixStartTime).to.equal(String(sacct.startTime));
+    expect(again.header.comments.filter((c) => /MaxProcs|MaxJobs/.test(c))).to.deep.equal([' MaxJobs: 12', ' MaxProcs: 8']);
+    expect(again.header.comments.filter((c) => c.includes('converted by schedlab from Slurm sacct log'))).to.have.length(1);
+    expect(again.header.comments.filter((c) => c.includes('converted by schedlab from SWF real.swf: 12 job lines, 12 kept'))).to.have.length(1);
     expect(back.jobs.map((j) => [j.id, j.submit, j.runtime, j.procs])).to.deep.equal(sacct.jobs.map((j, i) => [i + 1, j.submit, j.runtime, j.procs]));
   });
 
