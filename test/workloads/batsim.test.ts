@@ -3,6 +3,7 @@
  * the job and the profile), written, and read back.
  */
 import { expect } from 'chai';
+import fc from 'fast-check';
 import { batsimWorkloadJson, parseBatsimWorkload } from '../../src/workloads/batsim';
 import { generateLublin } from '../../src/workloads/lublin';
 import { InputError } from '../../src/util/errors';
@@ -78,6 +79,32 @@ describe('Batsim JSON workloads', () => {
       [{ ...WORKLOAD, profiles: { ...WORKLOAD.profiles, d5: { type: 'delay', delay: 'x' } } }, "w.json: profiles.d5.delay: jobs[1] (id b) uses profile 'd5', whose delay is not a run time"],
     ];
     for (const [doc, start] of cases) expect(batsimError(doc).message.startsWith(start), batsimError(doc).message).to.equal(true);
+  });
+
+  it('on mutated workloads: well-formed jobs or an InputError naming the field, never garbage', () => {
+    let rejected = 0;
+    fc.assert(
+      fc.property(fc.nat(3), fc.constantFrom('id', 'subtime', 'res', 'walltime', 'profile'), fc.jsonValue(), (i, key, value) => {
+        let r;
+        try {
+          r = parseBatsimWorkload(JSON.stringify(withJob({ [key]: value }, i)), 'w.json');
+        } catch (e) {
+          expect(e).to.be.instanceOf(InputError);
+          expect((e as InputError).field).to.match(/^(jobs\[\d\]\.\w+|profiles\.\w+\.\w+)$/);
+          rejected++;
+          return;
+        }
+        expect(r.jobs).to.have.length(4);
+        expect(new Set(r.jobs.map((j) => j.id)).size).to.equal(4);
+        for (const j of r.jobs) {
+          expect(Number.isFinite(j.submit) && j.submit >= 0 && Number.isFinite(j.runtime) && j.runtime >= 0).to.equal(true);
+          expect(Number.isInteger(j.procs) && j.procs >= 1 && j.procs <= 16).to.equal(true);
+          if (j.requestedTime !== undefined) expect(j.requestedTime > 0 && j.runtime <= j.requestedTime).to.equal(true);
+        }
+      }),
+      { numRuns: 400, seed: 5 },
+    );
+    expect(rejected).to.be.above(200);
   });
 
   it('writes a workload Batsim reads, and reads it back to the same jobs (walltime raised to the run time)', () => {
