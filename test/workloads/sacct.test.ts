@@ -225,6 +225,28 @@ describe('sacct reader', () => {
       expect(sacctError('').message).to.contain('no sacct header line');
     });
 
+    it('has the SWF reader\'s file checks: folders, damaged gzip, lines over 1 MiB, a byte-order mark', async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sacct-bad-'));
+      const failure = async (file: string) => {
+        let err: unknown;
+        await readSacct(file).catch((e) => (err = e));
+        expect(err, file).to.be.instanceOf(InputError);
+        return (err as Error).message;
+      };
+      try {
+        expect(await failure(dir)).to.contain('is not a regular file');
+        const gz = zlib.gzipSync(fs.readFileSync(REAL));
+        fs.writeFileSync(path.join(dir, 'cut.gz'), gz.subarray(0, gz.length - 20));
+        expect(await failure(path.join(dir, 'cut.gz'))).to.contain('damaged or truncated gzip data');
+        fs.writeFileSync(path.join(dir, 'long.txt'), `${HEADER}\n${'x'.repeat((1 << 20) + 10)}\n`);
+        expect(await failure(path.join(dir, 'long.txt'))).to.contain(':2: line: longer than 1048576 bytes');
+        fs.writeFileSync(path.join(dir, 'bom.txt'), '\ufeff' + fs.readFileSync(REAL, 'utf8'));
+        expect((await readSacct(path.join(dir, 'bom.txt'))).report.kept).to.equal(12);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
     it('names a missing file', async () => {
       let err: unknown;
       await readSacct('/nonexistent/log.txt').catch((e) => (err = e));
