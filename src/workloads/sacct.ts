@@ -18,8 +18,9 @@
  *    heterogeneous job (`123+0`, `123+1`) are folded into one job: they are
  *    allocated together, so the job's size is the sum of theirs, its submit
  *    and start the earliest, its end the latest.
- *  - A job that never started (PENDING, or CANCELLED with no start or with
- *    no processors allocated) is dropped and counted (`not started`,
+ *  - A job that never started (no Start, no processors or no nodes
+ *    allocated: PENDING, or CANCELLED while pending, which some Slurm
+ *    versions list with Start = End) is dropped and counted (`not started`,
  *    `cancelled before start`); one that started but has not ended (RUNNING,
  *    SUSPENDED, …: End is Unknown) is dropped and counted (`still running`):
  *    its run time is not known. A REQUEUED record is an earlier attempt of a
@@ -139,6 +140,8 @@ interface Component {
   end?: number;
   state: string;
   procs: number;
+  /** AllocNodes was 0: nothing was ever allocated (whatever Start says). */
+  noNodes?: boolean;
   requestedProcs?: number;
   requestedTime?: number;
   user?: string;
@@ -278,6 +281,7 @@ export class SacctParser {
       this.rawSeen.set(raw, line);
     }
     const c: Component = { line, slurmId, key, submit, state, procs };
+    if (count(['allocnodes']) === 0) c.noNodes = true;
     if (raw !== undefined) c.raw = raw;
     if (start !== undefined) c.start = start;
     if (end !== undefined) c.end = end;
@@ -376,13 +380,14 @@ function fold(list: Component[]): Component {
     job.start = job.start === undefined || c.start === undefined ? undefined : Math.min(job.start, c.start);
     job.end = job.end === undefined || c.end === undefined ? undefined : Math.max(job.end, c.end);
     if (c.state !== 'COMPLETED' && job.state === 'COMPLETED') job.state = c.state;
+    if (c.noNodes) job.noNodes = true;
   }
   return job;
 }
 
 /** Why a job is not kept, or undefined to keep it. */
 function dropReason(c: Component): string | undefined {
-  const started = c.start !== undefined && c.procs > 0;
+  const started = c.start !== undefined && c.procs > 0 && !c.noNodes;
   if (!started) return c.state === 'CANCELLED' ? 'cancelled before start' : 'not started';
   if (c.end === undefined) return 'still running';
   if (STATUS[c.state] === undefined) return 'still running';

@@ -156,7 +156,7 @@ describe('sacct reader', () => {
       expect(r.report.steps).to.equal(2);
     });
 
-    it('drops requeued records, pending array ranges and jobs with no CPUs, counting each', () => {
+    it('drops requeued records, pending array ranges and jobs with no CPUs or no nodes, counting each', () => {
       const r = parseSacct(
         [
           HEADER,
@@ -164,10 +164,11 @@ describe('sacct reader', () => {
           line('30', '30', T(0), T(20), T(30), '00:01:00', 1, 'COMPLETED'),
           line('31_[2-9]', '31', T(0), 'Unknown', 'Unknown', '00:01:00', 1, 'PENDING'),
           line('32', '32', T(0), 'None', T(3), '00:01:00', 0, 'CANCELLED by 1000'),
+          line('33', '33', T(0), T(4), T(4), '00:01:00', 2, 'CANCELLED by 1000', { nodes: '0' }),
         ].join('\n'),
       );
       expect(r.jobs.map((j) => [j.id, j.runtime])).to.deep.equal([[30, 10]]);
-      expect(r.report.dropped).to.deep.equal({ requeued: 1, 'not started': 1, 'cancelled before start': 1 });
+      expect(r.report.dropped).to.deep.equal({ requeued: 1, 'not started': 1, 'cancelled before start': 2 });
     });
 
     it('numbers jobs 1, 2, … in submit order without JobIDRaw, and reads Timelimit forms and --parsable output', () => {
