@@ -17,6 +17,8 @@ export * from './engine/job';
 export * from './workloads/job';
 export * from './workloads/lublin';
 export * from './workloads/swf';
+export * from './workloads/sacct';
+export * from './workloads/batsim';
 export * from './workloads/traces';
 export * from './workloads/filters';
 export * from './schedulers/batch';

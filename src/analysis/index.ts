@@ -9,3 +9,4 @@ export * from './show';
 export * from './jupyter';
 export * from './timeline';
 export * from './progress';
+export * from './schedule-files';

@@ -12,6 +12,7 @@ interface Command {
 
 export const COMMANDS: Record<string, Command> = {
   simulate: { summary: 'run FCFS / EASY / conservative backfilling on a trace or a Lublin workload', load: async () => (await import('../cli/simulate')).simulateMain },
+  convert: { summary: 'convert a workload between SWF, Slurm sacct logs and Batsim JSON', load: async () => (await import('../cli/convert')).convertMain },
   sweep: { summary: 'run, inspect, merge and distribute parameter sweeps', load: async () => (await import('../cli/sweep')).sweepMain },
   init: { summary: 'make a folder a notebook project: toolkit link, its own tslab kernel, live charts, a starter notebook', load: async () => (await import('../cli/init')).initMain },
   paper: { summary: "run a paper notebook's full-scale experiment into results/<notebook>/ (resumable, --shard, --slurm)", load: async () => (await import('../cli/paper')).paperMain },

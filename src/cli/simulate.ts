@@ -4,7 +4,7 @@
  *
  *   schedlab simulate (--trace FILE|NAME | --lublin N [--seed S]) [--policy fcfs|easy|conservative|FILE#EXPORT]
  *                     [--order fcfs|sjf|ljf|smallest|wfp3|unicef] [--machine-size P] [--estimates exact|requested] [--load L]
- *                     [--threshold SECONDS] [--lenient] [--out jobs.csv]
+ *                     [--threshold SECONDS] [--lenient] [--out FILE [--format csv|swf|batsim]]
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -14,7 +14,11 @@ import { columnsOfferedLoad, columnsScaledToLoad, JobColumns, toColumns } from '
 import { loadTrace, traceManifest } from '../workloads/traces';
 import { simulateBatchColumns, BatchEstimates, BatchQueueOrder, BATCH_QUEUE_ORDERS } from '../schedulers/batch/simulate';
 import { BATCH_POLICIES, BatchPolicy, BatchPolicySpec } from '../schedulers/batch/policies';
-import { jobMetrics, summarizeRun, BOUNDED_SLOWDOWN_THRESHOLD } from '../metrics/jobs';
+import { summarizeRun, BOUNDED_SLOWDOWN_THRESHOLD } from '../metrics/jobs';
+import { readSwf } from '../workloads/swf';
+import { WorkloadJob } from '../workloads/job';
+import { simulateBatch } from '../schedulers/batch/simulate';
+import { scheduleFormatOf, scheduleText, ScheduleFormat, SCHEDULE_FORMATS, ScheduledWorkloadJob } from '../analysis/schedule-files';
 import { InputError, OutputError, UsageError as BaseUsageError, writeFileSafely } from '../util/errors';
 
 export const SIMULATE_USAGE = `usage: schedlab simulate (--trace FILE|NAME | --lublin N [--seed S]) [options]
@@ -30,7 +34,10 @@ export const SIMULATE_USAGE = `usage: schedlab simulate (--trace FILE|NAME | --l
   --load L              rescale inter-arrival times to offered load L first
   --threshold SECONDS   bounded-slowdown threshold (default ${BOUNDED_SLOWDOWN_THRESHOLD})
   --lenient             skip and count malformed SWF lines instead of failing
-  --out FILE            write per-job results as CSV
+  --out FILE            write the schedule (per-job results) to FILE
+  --format F            csv (schedlab's per-job CSV) | swf (the schedule as SWF, wait times filled)
+                        | batsim (Batsim's out_jobs.csv, with the processors each job ran on);
+                        default: swf for a .swf FILE, else csv (docs/formats.md)
   --help                show this help`;
 
 /** --policy: a built-in name, or FILE#EXPORT naming a policy object (loaded and checked by simulateBatch). */
@@ -53,7 +60,7 @@ export class UsageError extends BaseUsageError {
   }
 }
 
-const VALUE_FLAGS = new Set(['trace', 'lublin', 'seed', 'policy', 'order', 'machine-size', 'estimates', 'load', 'threshold', 'out']);
+const VALUE_FLAGS = new Set(['trace', 'lublin', 'seed', 'policy', 'order', 'machine-size', 'estimates', 'load', 'threshold', 'out', 'format']);
 const BOOL_FLAGS = new Set(['lenient', 'help']);
 
 /** Parse `--flag value`, `--flag=value` and boolean flags; unknown or repeated flags are errors. */
@@ -94,33 +101,29 @@ const isPosInt = (x: number) => Number.isInteger(x) && x > 0;
 
 /**
  * The run's jobs one at a time through one reused object: the summary and the
- * CSV read them without an object per job (10M jobs fit in memory as columns).
+ * output file read them without an object per job (10M jobs fit in memory as
+ * columns). With `workload` (objects, for the SWF and Batsim formats) each
+ * row carries that job's other fields, and with `results` its processors.
  */
-function runJobs(c: JobColumns, start: Float64Array): Iterable<{ id: number; submit: number; start: number; end: number; runtime: number; procs: number }> & { length: number } {
+function runJobs(c: JobColumns, start: Float64Array, workload?: readonly WorkloadJob[], results?: readonly { processors?: number[] }[]): Iterable<ScheduledWorkloadJob> & { length: number } {
   return {
     length: c.length,
     *[Symbol.iterator]() {
-      const j = { id: 0, submit: 0, start: 0, end: 0, runtime: 0, procs: 0 };
+      let j: ScheduledWorkloadJob = { id: 0, submit: 0, start: 0, end: 0, runtime: 0, procs: 0 };
       for (let i = 0; i < c.length; i++) {
+        if (workload) j = { ...workload[i], start: 0, end: 0 };
         j.id = c.id[i];
         j.submit = c.submit[i];
         j.start = start[i];
         j.runtime = c.runtime[i];
         j.end = j.start + j.runtime;
         j.procs = c.procs[i];
+        const p = results?.[i].processors;
+        if (p) j.processors = p;
         yield j;
       }
     },
   };
-}
-
-/** Per-job CSV, one line at a time (written as a stream: millions of jobs never make one string). */
-function* csvOf(c: JobColumns, start: Float64Array, threshold: number): Generator<string> {
-  yield 'id,submit,start,end,runtime,procs,wait,response,stretch,bounded_slowdown\n';
-  for (const r of runJobs(c, start)) {
-    const m = jobMetrics(r, { threshold });
-    yield `${r.id},${r.submit},${r.start},${r.end},${r.runtime},${r.procs},${m.wait},${m.response},${m.stretch},${m.boundedSlowdown}\n`;
-  }
 }
 
 const fmt = (x: number, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : String(x));
@@ -135,6 +138,7 @@ export async function simulateMain(argv: readonly string[], out: (s: string) => 
   let estimates: BatchEstimates;
   let threshold: number;
   let machineSize: number | undefined;
+  let format: ScheduleFormat;
   try {
     flags = parseSimulateArgs(argv);
     if (flags.has('help')) {
@@ -152,6 +156,9 @@ export async function simulateMain(argv: readonly string[], out: (s: string) => 
     machineSize = num(flags, 'machine-size', isPosInt, 'a positive integer');
     num(flags, 'load', (x) => x > 0, 'a positive number');
     threshold = num(flags, 'threshold', (x) => x > 0, 'a positive number') ?? BOUNDED_SLOWDOWN_THRESHOLD;
+    if (flags.has('format') && !flags.has('out')) throw new UsageError('--format applies to --out: give --out FILE', '--format');
+    format = (flags.get('format') ?? scheduleFormatOf(flags.get('out') ?? '')) as ScheduleFormat;
+    if (!SCHEDULE_FORMATS.includes(format)) throw new UsageError(`--format must be ${SCHEDULE_FORMATS.join(', ')}, got '${format}'`, '--format');
   } catch (e) {
     if (e instanceof UsageError) {
       process.stderr.write(`schedlab simulate: ${e.message}\n${usage()}\n`);
@@ -161,6 +168,9 @@ export async function simulateMain(argv: readonly string[], out: (s: string) => 
   }
 
   let jobs: JobColumns;
+  // The SWF and Batsim formats carry every workload field: keep the job objects for them.
+  let objects: WorkloadJob[] | undefined;
+  const keepObjects = flags.has('out') && format !== 'csv';
   let source: string;
   try {
     if (flags.has('lublin')) {
@@ -168,22 +178,25 @@ export async function simulateMain(argv: readonly string[], out: (s: string) => 
       const seedText = flags.get('seed') ?? '1';
       const seed = /^\d+$/.test(seedText) ? Number(seedText) : seedText;
       machineSize = machineSize ?? 128;
-      jobs = toColumns(generateLublin({ jobs: count, seed, machineSize }));
+      objects = generateLublin({ jobs: count, seed, machineSize });
+      jobs = toColumns(objects);
       source = `Lublin-Feitelson 2003, ${count} jobs, seed ${seedText}`;
     } else {
       const trace = flags.get('trace') as string;
       const lenient = flags.has('lenient');
       if (fs.existsSync(trace)) {
-        const r = await readSwfColumns(trace, { lenient, machineSize });
+        const r = keepObjects ? await readSwf(trace, { lenient, machineSize }) : await readSwfColumns(trace, { lenient, machineSize });
         machineSize = machineSize ?? headerMachineSize(r.header);
         if (machineSize === undefined) throw new UsageError(`${trace} has no MaxProcs/MaxNodes header: give --machine-size`, '--machine-size');
-        jobs = r.columns;
+        if ('columns' in r) jobs = r.columns;
+        else jobs = toColumns((objects = r.jobs));
         source = `${path.basename(trace)} (${r.report.read} job lines, ${r.report.kept} kept${dropText(r.report.dropped)})`;
       } else if (/[/\\]|\.swf/.test(trace)) {
         throw new UsageError(`trace file not found: ${trace}`, '--trace');
       } else {
         const r = await loadTrace(trace, { lenient, machineSize });
         machineSize = machineSize ?? r.info.machineSize;
+        objects = r.jobs;
         jobs = toColumns(r.jobs);
         source = `${r.info.name} (${r.report.read} job lines, ${r.report.kept} kept${dropText(r.report.dropped)}, sha256 verified)`;
       }
@@ -198,8 +211,14 @@ export async function simulateMain(argv: readonly string[], out: (s: string) => 
   }
 
   let start: Float64Array;
+  let results: { processors?: number[] }[] | undefined;
   try {
-    start = simulateBatchColumns(jobs, { machineSize, policy, estimates, order });
+    if (format === 'batsim' && flags.has('out')) {
+      // Batsim's allocated_resources: the processors each job ran on (the object path names them).
+      const r = simulateBatch(jobs, { machineSize, policy, estimates, order, assignProcessors: true });
+      start = Float64Array.from(r, (x) => x.start);
+      results = r;
+    } else start = simulateBatchColumns(jobs, { machineSize, policy, estimates, order });
   } catch (e) {
     process.stderr.write(`schedlab simulate: ${(e as Error).message}\n`);
     return e instanceof InputError ? 2 : 1;
@@ -208,7 +227,8 @@ export async function simulateMain(argv: readonly string[], out: (s: string) => 
   out(`workload      ${source}`);
   const offered = columnsOfferedLoad(jobs, machineSize);
   out(`machine       ${machineSize} processors; offered load ${offered === undefined ? 'n/a' : fmt(offered, 3)}`);
-  out(`policy        ${flags.get('policy') ?? 'easy'} (estimates: ${estimates}${order !== 'fcfs' ? `, order: ${order}` : ''})`);
+  const policyText = `${flags.get('policy') ?? 'easy'} (estimates: ${estimates}${order !== 'fcfs' ? `, order: ${order}` : ''})`;
+  out(`policy        ${policyText}`);
   out(`jobs          ${s.jobs}`);
   out(`wait          mean ${fmt(s.meanWait, 1)} s, max ${fmt(s.maxWait, 0)} s`);
   out(`response      mean ${fmt(s.meanResponse, 1)} s, max ${fmt(s.maxResponse, 0)} s`);
@@ -219,15 +239,23 @@ export async function simulateMain(argv: readonly string[], out: (s: string) => 
   if (outFile) {
     try {
       // Temporary file + rename: a full disk or an unwritable folder never leaves a half-written CSV.
-      writeFileSafely(outFile, csvOf(jobs, start, threshold));
+      const schedule = runJobs(jobs, start, keepObjects ? objects : undefined, results);
+      writeFileSafely(outFile, scheduleText(schedule, format, { threshold, machineSize, policy: policyText, source, workloadName: workloadName(flags) }));
     } catch (e) {
       process.stderr.write(`schedlab simulate: ${(e as Error).message}\n`);
       if (!(e instanceof OutputError)) throw e;
       return 1;
     }
-    out(`per-job CSV   ${outFile}`);
+    out(`${format === 'csv' ? 'per-job CSV ' : format === 'swf' ? 'SWF schedule' : 'Batsim jobs '}  ${outFile}`);
   }
   return 0;
+}
+
+/** Batsim's workload_name: the trace's name or file name, or `lublin`. */
+function workloadName(flags: Map<string, string>): string {
+  if (flags.has('lublin')) return 'lublin';
+  const base = path.basename(flags.get('trace') as string).replace(/\.gz$/, '').replace(/\.swf$/, '');
+  return base.replace(/[,"\s]/g, '_') || 'w0';
 }
 
 function dropText(dropped: Record<string, number>): string {

@@ -631,39 +631,23 @@ const fmt = (v: number | undefined): string => (v === undefined || v === null ? 
 /**
  * Write jobs as SWF text. Header comments are written first (each as `;` +
  * comment); with only `fields`, one `; Key: value` line per field. Fields
- * that WorkloadJob does not model (wait, group, executable, partition,
- * preceding job, think time) are written as -1.
+ * that WorkloadJob does not model (wait, executable, partition, preceding
+ * job, think time) are written as -1; the group (field 13) is written when a
+ * job has a `groupId` (jobs read from sacct), else -1.
  */
 export function writeSwf(jobs: readonly WorkloadJob[], header?: Partial<SwfHeader>): string {
-  const out: string[] = [];
+  return [...swfLines(jobs, header)].join('');
+}
+
+/** {@link writeSwf} one line at a time (each with its line break), for writing millions of jobs as a stream. */
+export function* swfLines(jobs: Iterable<WorkloadJob>, header?: Partial<SwfHeader>): Generator<string> {
   if (header?.comments && header.comments.length > 0) {
-    for (const c of header.comments) out.push(`;${c}`);
+    for (const c of header.comments) yield `;${c}\n`;
   } else if (header?.fields) {
-    for (const [k, v] of Object.entries(header.fields)) out.push(`; ${k}: ${v}`);
+    for (const [k, v] of Object.entries(header.fields)) yield `; ${k}: ${v}\n`;
   }
   for (const j of jobs) {
-    out.push(
-      [
-        j.id,
-        j.submit,
-        -1,
-        j.runtime,
-        j.procs,
-        fmt(j.avgCpuTime),
-        fmt(j.usedMemory),
-        fmt(j.requestedProcs),
-        fmt(j.requestedTime),
-        fmt(j.requestedMemory),
-        fmt(j.status),
-        fmt(j.userId),
-        -1,
-        -1,
-        fmt(j.queue),
-        -1,
-        -1,
-        -1,
-      ].join(' '),
-    );
+    const group = (j as { groupId?: number }).groupId;
+    yield `${j.id} ${j.submit} -1 ${j.runtime} ${j.procs} ${fmt(j.avgCpuTime)} ${fmt(j.usedMemory)} ${fmt(j.requestedProcs)} ${fmt(j.requestedTime)} ${fmt(j.requestedMemory)} ${fmt(j.status)} ${fmt(j.userId)} ${fmt(group)} -1 ${fmt(j.queue)} -1 -1 -1\n`;
   }
-  return out.length > 0 ? out.join('\n') + '\n' : '';
 }
