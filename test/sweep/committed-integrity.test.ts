@@ -25,6 +25,7 @@ import {
 } from '../../src/sweep/papers';
 import { processStartTicks, ResultRecord, serializeRecord } from '../../src/sweep/store';
 import { paperMain } from '../../src/cli/paper';
+import { sweepMain } from '../../src/cli/sweep';
 
 const FIXTURE = path.join(__dirname, 'fixtures', 'cells.ts');
 const quiet = { progress: 'none' as const, log: () => {} };
@@ -158,6 +159,9 @@ describe('committed results are checked before they are trusted', function () {
     refused(exp, gzOf('int-prov'), /12 ok and 0 failed records, but provenance\.json says 11 and 1/);
     writeProv('int-prov', { ...good, records: 13, ok: 13, cells: 13 });
     refused(exp, gzOf('int-prov'), /12 records, but provenance\.json says 13/);
+    // Another notebook's provenance copied in.
+    writeProv('int-prov', { ...good, notebook: 'int-other', sweep: 'int-other' });
+    refused(exp, provOf('int-prov'), /describes int-other \/ sweep int-other, not int-prov/);
   });
 
   it('a truncated .gz and a cut provenance.json name the damaged file; the notebook still renders (quick scale)', async () => {
@@ -216,12 +220,13 @@ describe('committed results are checked before they are trusted', function () {
     expect(() => resealCommittedResults(exp, { committedRoot: committed })).to.throw(/sweepVersion "1", but provenance\.json says "7"/);
   });
 
-  it('the lock refusal advises --break-lock, and schedlab paper accepts it', async () => {
+  it('the lock refusal advises --break-lock, and schedlab paper and schedlab sweep merge accept it', async () => {
     const exp = experiment('int-lock', 1);
     const out = path.join(work, 'int-lock', 'int-lock.jsonl');
     fs.mkdirSync(path.dirname(out), { recursive: true });
     // Held by a live process on this host (the test runner's parent).
-    fs.writeFileSync(`${out}.lock`, JSON.stringify({ pid: process.ppid, host: os.hostname(), startedAt: new Date().toISOString(), pidStart: processStartTicks(process.ppid) }));
+    const liveLock = (f: string) => fs.writeFileSync(`${f}.lock`, JSON.stringify({ pid: process.ppid, host: os.hostname(), startedAt: new Date().toISOString(), pidStart: processStartTicks(process.ppid) }));
+    liveLock(out);
     const err = await rejection(runPaperSweep(exp, { ...quiet, workers: 0, resultsRoot: work, source: 'run' }));
     expect(err.message).to.include('pass --break-lock');
     const s = await runPaperSweep(exp, { ...quiet, workers: 0, resultsRoot: work, source: 'run', breakLock: true });
@@ -229,5 +234,22 @@ describe('committed results are checked before they are trusted', function () {
     const printed: string[] = [];
     expect(await paperMain(['--help', '--break-lock'], (l) => printed.push(l))).to.equal(0);
     expect(printed.join('\n')).to.include('--break-lock takes over the lock');
+    // `schedlab sweep merge` gives the same advice, and takes it too.
+    const target = path.join(work, 'merged.jsonl');
+    liveLock(target);
+    const stderr: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    (process.stderr as { write: unknown }).write = (t: string) => stderr.push(String(t)) > 0;
+    let refusedCode: number, tookCode: number;
+    try {
+      refusedCode = await sweepMain(['merge', target, out], () => {});
+      tookCode = await sweepMain(['merge', target, out, '--break-lock'], () => {});
+    } finally {
+      (process.stderr as { write: unknown }).write = write;
+    }
+    expect(refusedCode).to.not.equal(0);
+    expect(stderr.join('')).to.include('pass --break-lock');
+    expect(tookCode, stderr.join('')).to.equal(0);
+    expect(fs.readFileSync(target, 'utf8').split('\n').filter(Boolean)).to.have.length(12);
   });
 });

@@ -19,7 +19,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as zlib from 'zlib';
-import { canonicalJson, Json, sweepCells, SweepDefinition } from '../grid';
+import { canonicalJson, Cell, Json, sweepCells, SweepDefinition } from '../grid';
 import { loadCellFunction, resolveCellModule, toJsonResult, TOOLKIT_ROOT } from '../cellmodule';
 import { latestRecords, lockResults, readResultsFile, ResultRecord, serializeRecord, unlockResults } from '../store';
 import { PaperExperiment, paperResultsFile, PaperScale } from './common';
@@ -119,7 +119,7 @@ export function resealCommittedResults(experiment: PaperExperiment, options: { s
       const old = readProvenance(provFile, { unsealed: true });
       if (old.sha256 !== undefined) checkDigest(gz, old, provFile);
       const body = fs.readFileSync(gz);
-      const records = checkRecords(gz, body, old, sweep);
+      const records = checkRecords(gz, body, old, sweep, sweepCells(sweep));
       const { sha256: _s, bytes: _b, records: _r, sourceDigest: _d, ...fields } = old;
       const commit = old.commit && !old.commit.endsWith('+modified-src') ? old.commit : null;
       const digest = old.sourceDigest !== undefined ? old.sourceDigest : commit ? sourceDigestAt(commit) : null;
@@ -164,7 +164,7 @@ export interface CommittedResults {
  * digest), checked against its provenance: valid lines, one per cell, each of
  * the provenance's sweep, version and fingerprint, counts as recorded.
  */
-function checkRecords(file: string, body: Buffer, provenance: Omit<Provenance, 'records'> & { records?: number }, sweep: SweepDefinition): ResultRecord[] {
+function checkRecords(file: string, body: Buffer, provenance: Omit<Provenance, 'records'> & { records?: number }, sweep: SweepDefinition, cells: readonly Cell[]): ResultRecord[] {
   // Through a file: the decompressed text can exceed what one string may hold.
   const tmp = path.join(os.tmpdir(), `schedlab-committed-${process.pid}-${path.basename(file, '.gz')}`);
   let report: ReturnType<typeof readResultsFile>;
@@ -204,7 +204,7 @@ function checkRecords(file: string, body: Buffer, provenance: Omit<Provenance, '
     throw new InputError(`${ok} ok and ${n - ok} failed records, but provenance.json says ${provenance.ok} and ${provenance.failed}`, { source: file, field: 'ok' });
   }
   if (provenance.definition === sweep.fingerprint) {
-    const cellKeys = new Set(sweepCells(sweep).map((c) => c.key));
+    const cellKeys = new Set(cells.map((c) => c.key));
     const i = report.records.findIndex((r) => !cellKeys.has(r.key));
     if (i >= 0) throw new InputError(`${at(i + 1)}: ${report.records[i].key} is not a cell of sweep ${sweep.name} version ${sweep.version}`, { source: file, line: i + 1, field: 'key' });
     if (provenance.cells !== cellKeys.size || provenance.missing !== cellKeys.size - n) {
@@ -219,7 +219,7 @@ function checkRecords(file: string, body: Buffer, provenance: Omit<Provenance, '
  * size, digest, records); throws an InputError naming the file and what is
  * wrong. A pair being replaced while it is read is read again.
  */
-export function readCommittedPair(gz: string, sweep: SweepDefinition, notebook: string): { provenance: Provenance; records: ResultRecord[] } {
+export function readCommittedPair(gz: string, sweep: SweepDefinition, notebook: string, cells: readonly Cell[] = sweepCells(sweep)): { provenance: Provenance; records: ResultRecord[] } {
   for (let attempt = 0; ; attempt++) {
     const pair = committedPair(gz);
     try {
@@ -229,7 +229,7 @@ export function readCommittedPair(gz: string, sweep: SweepDefinition, notebook: 
         throw new InputError(`describes ${provenance.notebook} / sweep ${provenance.sweep}, not ${notebook} / sweep ${sweep.name}`, { source: pair.provenance, field: provenance.notebook !== notebook ? 'notebook' : 'sweep' });
       }
       checkDigest(pair.data, provenance, pair.provenance);
-      return { provenance, records: checkRecords(pair.data, fs.readFileSync(pair.data), provenance, sweep) };
+      return { provenance, records: checkRecords(pair.data, fs.readFileSync(pair.data), provenance, sweep, cells) };
     } catch (e) {
       // A publication renamed files under us: the pair it left is complete, read it again.
       const moved = committedPair(gz);
@@ -257,7 +257,7 @@ export function loadCommittedResults(experiment: PaperExperiment, options: { sca
   if (!fs.existsSync(pair.data) && !fs.existsSync(pair.provenance)) return empty(`${experiment.notebook}: no committed paper-scale results (${file})`);
   let read: ReturnType<typeof readCommittedPair>;
   try {
-    read = readCommittedPair(file, sweep, experiment.notebook);
+    read = readCommittedPair(file, sweep, experiment.notebook, cells);
   } catch (e) {
     if (options.strict || !(e instanceof InputError)) throw e;
     return empty(`${experiment.notebook}: committed paper-scale results NOT USED — ${e.message}`, { damaged: e.message });
