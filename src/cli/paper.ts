@@ -22,30 +22,36 @@ import {
   shardFiles,
   loadCommittedResults,
   publishPaperResults,
+  resealCommittedResults,
   verifyCommittedSample,
 } from '../sweep/papers';
 
 const USAGE = `usage: schedlab paper <notebook> [--workers N] [--shard i/n] [--where NAME=V1,V2]... [--scale quick|paper]
-                      [--progress auto|bar|lines|none] [--retries N] [--retry-failed]
+                      [--progress auto|bar|lines|none] [--retries N] [--retry-failed] [--break-lock]
        schedlab paper <notebook> --status [--scale quick|paper]
-       schedlab paper <notebook> --verify N
+       schedlab paper <notebook> --verify N|all
        schedlab paper <notebook> [run options] --publish
+       schedlab paper <notebook> --reseal
        schedlab paper <notebook> --slurm N [--cpus-per-task C] [--time HH:MM:SS] [--mem M] [--partition P]
                       [--account A] [--setup CMD]... [--sbatch OPT]... [--script FILE] [--scale quick|paper]
        schedlab paper list
 Runs the notebook's full-scale sweep into results/<notebook>/ (default --scale paper).
 Rerunning resumes: finished cells are skipped; shard files in that folder are merged in first.
 --publish then writes the committed copy results/<notebook>/<sweep>.jsonl.gz with provenance.json
-(partial results too); a run with no results file yet starts from that committed copy.
---verify N re-runs a seeded random sample of N committed cells and fails if any result differs.
+(partial results too), both in one atomic step; provenance.json records the file's SHA-256, size and
+record count, checked before the committed copy is read. A run with no results file yet starts from it.
+--verify N|all re-runs a seeded random sample of N committed cells (or all of them) and fails if any
+result differs, saying whether the record differs from a re-run of the code it was published with or
+the code changed since. --reseal records the digest of a committed copy published without one (the
+.gz is not touched; every record is checked first). --break-lock takes over the lock of a run that is no longer active.
 --where part=period runs only the cells with those parameter values (repeat for several names;
 values are read as JSON when they parse: load=0.5,0.9, trace_index=3).
 <notebook> is a notebook name (e.g. 03-evolving-applications) or a unique prefix (03).`;
 
-const BOOLEAN = new Set(['status', 'help', 'retry-failed', 'publish']);
+const BOOLEAN = new Set(['status', 'help', 'retry-failed', 'publish', 'reseal', 'break-lock']);
 const REPEATED = new Set(['setup', 'sbatch', 'where']);
 const ALLOWED = new Set([
-  'workers', 'shard', 'where', 'scale', 'progress', 'retries', 'retry-failed', 'status', 'help', 'publish', 'verify',
+  'workers', 'shard', 'where', 'scale', 'progress', 'retries', 'retry-failed', 'status', 'help', 'publish', 'verify', 'reseal', 'break-lock',
   'slurm', 'cpus-per-task', 'time', 'mem', 'partition', 'account', 'setup', 'sbatch', 'script', 'max-concurrent', 'node',
 ]);
 
@@ -163,13 +169,21 @@ export async function paperMain(argv: readonly string[], out: (s: string) => voi
       return 0;
     }
 
-    const verify = int(flags, 'verify', 1);
-    if (verify !== undefined) {
+    const breakLock = flags.has('break-lock');
+    if (flags.has('reseal')) {
+      const p = resealCommittedResults(experiment, { scale, breakLock });
+      out(`${experiment.notebook}: ${p.records} records checked; provenance.json now records sha256 ${p.sha256}, ${p.bytes} bytes, source digest ${p.sourceDigest ?? 'unknown'}`);
+      return 0;
+    }
+
+    if (flags.has('verify')) {
+      const v = flags.get('verify')![0];
+      const verify = v === 'all' ? 'all' : int(flags, 'verify', 1)!;
       const committed = loadCommittedResults(experiment, { scale });
       out(committed.status);
       if (committed.records.length === 0) return 1;
       const cells = await verifyCommittedSample(experiment, committed, { sample: verify, scale });
-      out(`${experiment.notebook}: ${cells.length} sampled cells re-run, every result identical to the committed one (${(cells.reduce((a, c) => a + c.ms, 0) / 1000).toFixed(1)} s)`);
+      out(`${experiment.notebook}: ${cells.length} ${verify === 'all' ? '' : 'sampled '}cells re-run, every result identical to the committed one (${(cells.reduce((a, c) => a + c.ms, 0) / 1000).toFixed(1)} s)`);
       return 0;
     }
 
@@ -185,6 +199,7 @@ export async function paperMain(argv: readonly string[], out: (s: string) => voi
       retryFailed: flags.has('retry-failed'),
       resumeHint: resumeHint(),
       source: 'run',
+      breakLock,
     });
     out(
       `${summary.sweep}${summary.shard ? ` shard ${summary.shard}` : ''}: ${summary.total} cells, ${summary.skipped} already done, ` +
@@ -192,8 +207,8 @@ export async function paperMain(argv: readonly string[], out: (s: string) => voi
     );
     if (summary.interrupted) return 130;
     if (flags.has('publish') && !shard) {
-      const p = publishPaperResults(experiment, { scale });
-      out(`published ${p.ok + p.failed} of ${p.cells} cells (${p.missing} missing) → results/${experiment.notebook}/ (provenance.json)`);
+      const p = publishPaperResults(experiment, { scale, breakLock });
+      out(`published ${p.records} of ${p.cells} cells (${p.missing} missing) → results/${experiment.notebook}/ (provenance.json: sha256 ${p.sha256.slice(0, 12)}, ${p.bytes} bytes)`);
     }
     return summary.records.some((r) => r.status === 'failed') ? 2 : 0;
   } catch (e) {

@@ -4,7 +4,7 @@
  *   schedlab sweep run <sweep> [--out F] [--workers N] [--shard i/n] [--where NAME=V1,V2]... [--retries N] [--retry-failed]
  *                              [--timeout S] [--progress auto|bar|lines|none] [--break-lock]
  *   schedlab sweep status <sweep> [--out F] [--shard i/n]      (or: status <results.jsonl>)
- *   schedlab sweep merge <out.jsonl> <in.jsonl>... [--sweep <sweep>] [--force]
+ *   schedlab sweep merge <out.jsonl> <in.jsonl>... [--sweep <sweep>] [--force] [--break-lock]
  *   schedlab sweep slurm <sweep> --shards N [--out-dir D] [--cpus-per-task C] [--time T] [--mem M]
  *                        [--partition P] [--account A] [--max-concurrent K] [--setup CMD]...
  *                        [--sbatch OPT]... [--node PATH] [--script FILE]
@@ -25,7 +25,7 @@ const USAGE = `usage: schedlab sweep <command> ...
   run <sweep> [--out FILE] [--workers N] [--shard i/n] [--where NAME=V1,V2]... [--retries N]
               [--retry-failed] [--timeout SECONDS] [--progress auto|bar|lines|none] [--break-lock]
   status <sweep> [--out FILE] [--shard i/n]   |   status <results.jsonl>
-  merge <out.jsonl> <in.jsonl>... [--sweep <sweep>] [--force]
+  merge <out.jsonl> <in.jsonl>... [--sweep <sweep>] [--force] [--break-lock]
   slurm <sweep> --shards N [--out-dir DIR] [--cpus-per-task C] [--time HH:MM:SS] [--mem M]
         [--partition P] [--account A] [--max-concurrent K] [--setup CMD]... [--sbatch OPT]...
         [--node PATH] [--retries N] [--script FILE]
@@ -179,13 +179,14 @@ function cmdStatus(args: Args, out: (s: string) => void): number {
 }
 
 function cmdMerge(args: Args, out: (s: string) => void): number {
-  checkFlags(args, ['sweep', 'force']);
+  checkFlags(args, ['sweep', 'force', 'break-lock']);
   if (args.positional.length < 2) throw new UsageError('merge needs <out.jsonl> and at least one input file');
   const [target, ...inputs] = args.positional;
   const sweepFile = flag(args, 'sweep');
   const s = mergeResults(target, inputs, {
     force: flag(args, 'force') === 'true',
     sweep: sweepFile ? loadSweepFile(sweepFile) : undefined,
+    breakLock: flag(args, 'break-lock') === 'true',
   });
   out(
     `merged ${s.inputs.length} file(s) into ${s.out}: ${s.records} cells (${s.ok} ok, ${s.failed} failed)` +

@@ -15,6 +15,8 @@ export interface MergeOptions {
   sweep?: SweepDefinition;
   /** Warnings (torn lines in inputs); default writes to stderr. */
   log?: (message: string) => void;
+  /** Take over the target's lock even when its holder looks alive (`--break-lock`). */
+  breakLock?: boolean;
 }
 
 export interface MergeSummary {
@@ -52,7 +54,7 @@ export function mergeResults(out: string, inputs: readonly string[], options: Me
   // The target's lock is held from before the inputs are read (the target may
   // be one of them) until it is replaced: a run appending to it meanwhile
   // would otherwise lose every record written after the read.
-  return withResultsLock(path.resolve(out), () => mergeLocked(out, inputs, options));
+  return withResultsLock(path.resolve(out), () => mergeLocked(out, inputs, options), { breakLock: options.breakLock });
 }
 
 function mergeLocked(out: string, inputs: readonly string[], options: MergeOptions): MergeSummary {

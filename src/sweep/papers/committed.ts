@@ -2,73 +2,63 @@
  * Committed paper-scale results: each notebook's finished sweep is published
  * into the repository as `results/<notebook>/<sweep>.jsonl.gz` (latest record
  * per cell, in enumeration order) with `provenance.json` beside it (sweep
- * version and fingerprint, code commit, command, machine, wall time, counts).
+ * version and fingerprint, code commit and source digest, command, machine,
+ * wall time, counts, and the SHA-256, size and record count of the file).
  *
- * A notebook renders from that file, and re-runs a seeded random sample of its
- * cells live: any sampled record whose content differs from the committed one
- * (timing fields aside) fails loudly. A code change that alters results must
- * bump the sweep's version; the committed file then no longer matches the
- * sweep's fingerprint and is reported stale instead of being mixed in.
+ * Nothing in the pair is trusted unchecked: before a record is read, the file
+ * must have the size and digest its provenance records, every record must
+ * carry the provenance's sweep version and fingerprint, and the counts must
+ * agree. A damaged pair is reported naming the file and what is wrong, and a
+ * notebook then runs at quick scale. A code change that alters results must
+ * bump the sweep's version; the committed file is then reported stale. A
+ * notebook also re-runs a seeded sample of cells live; `--verify all` re-runs
+ * every cell and tells a wrong record from a code change by the source digest.
  */
-import { execFileSync } from 'child_process';
+import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as zlib from 'zlib';
-import { canonicalJson, Json, sweepCells, SweepDefinition } from '../grid';
+import { canonicalJson, Cell, Json, sweepCells, SweepDefinition } from '../grid';
 import { loadCellFunction, resolveCellModule, toJsonResult, TOOLKIT_ROOT } from '../cellmodule';
-import { latestRecords, readResultsFile, ResultRecord, serializeRecord } from '../store';
+import { latestRecords, lockResults, readResultsFile, ResultRecord, serializeRecord, unlockResults } from '../store';
 import { PaperExperiment, paperResultsFile, PaperScale } from './common';
+import { checkDigest, committedPair, finishPublication, gitCommit, PROVENANCE, Provenance, readProvenance, sourceDigest, sourceDigestAt, writePair } from './seal';
 import { InputError, OutputError } from '../../util/errors';
 import { createRng } from '../../util/random';
+
+export { Provenance } from './seal';
 
 /** Where published results live: `<schedlab>/results`, committed to the repository. */
 export function committedRoot(): string {
   return path.join(TOOLKIT_ROOT, 'results');
 }
 
-export interface Provenance {
-  notebook: string;
-  sweep: string;
-  sweepVersion: string | null;
-  /** Fingerprint of the sweep definition the records were computed for. */
-  definition: string;
-  commit: string | null;
-  command: string;
-  machine: { cores: number; cpu: string; platform: string; node: string };
-  /** Sum of the cells' run times (ms) and the span from the first cell's start to the last cell's end. */
-  cellTimeMs: number;
-  wallTimeMs: number;
-  cells: number;
-  ok: number;
-  failed: number;
-  missing: number;
-  publishedAt: string;
-}
-
 function gzPath(notebook: string, sweep: SweepDefinition, root: string): string {
   return paperResultsFile(notebook, sweep, null, root) + '.gz';
 }
 
-function gitCommit(): string | null {
+/** Run `fn` holding the lock of a committed pair (`provenance.json.lock`): one publication at a time. */
+function withPairLock<T>(gz: string, fn: () => T, breakLock?: boolean): T {
+  const lockOn = path.join(path.dirname(gz), PROVENANCE);
+  fs.mkdirSync(path.dirname(gz), { recursive: true });
+  lockResults(lockOn, { breakLock });
   try {
-    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: TOOLKIT_ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', 'src'], { cwd: TOOLKIT_ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
-    return dirty ? `${head}+modified-src` : head;
-  } catch {
-    return null;
+    return fn();
+  } finally {
+    unlockResults(lockOn);
   }
 }
 
 /**
  * Publish a notebook's working results file (`results/<notebook>/<sweep>.jsonl`,
  * written by `schedlab paper`) as the committed, compressed copy with its
- * provenance. Partial results are published too: the provenance counts what
- * is missing, and notebooks show the coverage.
+ * provenance, both in one atomic step. Partial results are published too: the
+ * provenance counts what is missing, and notebooks show the coverage.
  */
 export function publishPaperResults(
   experiment: PaperExperiment,
-  options: { scale?: PaperScale; resultsRoot?: string; committedRoot?: string; command?: string } = {},
+  options: { scale?: PaperScale; resultsRoot?: string; committedRoot?: string; command?: string; breakLock?: boolean } = {},
 ): Provenance {
   const scale = options.scale ?? 'paper';
   const sweep = experiment.sweep(scale);
@@ -82,6 +72,8 @@ export function publishPaperResults(
     const r = byKey.get(c.key);
     if (r) ordered.push(r);
   }
+  // Level 9 and a fixed header (no name, no time): same records, same bytes.
+  const body = zlib.gzipSync(Buffer.from(ordered.map((r) => serializeRecord(r)).join(''), 'utf8'), { level: 9 });
   const provenance: Provenance = {
     notebook: experiment.notebook,
     sweep: sweep.name,
@@ -97,23 +89,46 @@ export function publishPaperResults(
     failed: ordered.filter((r) => r.status === 'failed').length,
     missing: cells.length - ordered.length,
     publishedAt: new Date().toISOString(),
+    ...seal(body, ordered.length, sourceDigest()),
   };
-  const root = options.committedRoot ?? committedRoot();
-  const out = gzPath(experiment.notebook, sweep, root);
-  const dir = path.dirname(out);
-  fs.mkdirSync(dir, { recursive: true });
-  // Level 9 and a fixed header (no name, no time): same records, same bytes.
-  const body = zlib.gzipSync(Buffer.from(ordered.map((r) => serializeRecord(r)).join(''), 'utf8'), { level: 9 });
-  const tmp = `${out}.${process.pid}.tmp`;
-  try {
-    fs.writeFileSync(tmp, body);
-    fs.renameSync(tmp, out);
-    fs.writeFileSync(path.join(dir, 'provenance.json'), JSON.stringify(provenance, null, 2) + '\n');
-  } catch (e) {
-    fs.rmSync(tmp, { force: true });
-    throw new OutputError('write the committed results', out, e);
-  }
+  const out = gzPath(experiment.notebook, sweep, options.committedRoot ?? committedRoot());
+  withPairLock(out, () => writePair(out, body, provenance), options.breakLock);
   return provenance;
+}
+
+function seal(body: Buffer, records: number, digest: string | null): Pick<Provenance, 'sha256' | 'bytes' | 'records' | 'sourceDigest'> {
+  return { sha256: createHash('sha256').update(body).digest('hex'), bytes: body.length, records, sourceDigest: digest };
+}
+
+/**
+ * Record the digest, size and record count of a committed file published
+ * before provenance carried them, after checking every record against the
+ * provenance (sweep, version, fingerprint, counts, checksums); the `.gz` is
+ * not touched. The source digest is computed from git at the provenance's
+ * commit. Refuses a file whose provenance already has a digest it does not match.
+ */
+export function resealCommittedResults(experiment: PaperExperiment, options: { scale?: PaperScale; committedRoot?: string; breakLock?: boolean } = {}): Provenance {
+  const sweep = experiment.sweep(options.scale ?? 'paper');
+  const gz = gzPath(experiment.notebook, sweep, options.committedRoot ?? committedRoot());
+  return withPairLock(
+    gz,
+    () => {
+      finishPublication(gz);
+      const provFile = path.join(path.dirname(gz), PROVENANCE);
+      if (!fs.existsSync(gz)) throw new InputError(`no committed results to reseal`, { source: gz });
+      const old = readProvenance(provFile, { unsealed: true });
+      if (old.sha256 !== undefined) checkDigest(gz, old, provFile);
+      const body = fs.readFileSync(gz);
+      const records = checkRecords(gz, body, old, sweep, sweepCells(sweep));
+      const { sha256: _s, bytes: _b, records: _r, sourceDigest: _d, ...fields } = old;
+      const commit = old.commit && !old.commit.endsWith('+modified-src') ? old.commit : null;
+      const digest = old.sourceDigest !== undefined ? old.sourceDigest : commit ? sourceDigestAt(commit) : null;
+      const provenance: Provenance = { ...fields, ...seal(body, records.length, digest) };
+      writePair(gz, null, provenance);
+      return provenance;
+    },
+    options.breakLock,
+  );
 }
 
 /** Milliseconds from the first cell's start to the last cell's end, 0 when none (a loop: Math.max(...xs) overflows the stack on ~10^5 records). */
@@ -138,44 +153,132 @@ export interface CommittedResults {
   missing: number;
   /** Records computed for another definition (an older version): not used. */
   stale: number;
+  /** Why the committed pair was not used although it is there (the file, and what is wrong with it); null when it was read. */
+  damaged: string | null;
   /** One line for the top of the notebook: coverage, or why nothing is shown. */
   status: string;
 }
 
-/** Read a notebook's committed results (empty, with a status line, when there are none or they are stale). */
-export function loadCommittedResults(experiment: PaperExperiment, options: { scale?: PaperScale; committedRoot?: string } = {}): CommittedResults {
-  const sweep = experiment.sweep(options.scale ?? 'paper');
-  const root = options.committedRoot ?? committedRoot();
-  const file = gzPath(experiment.notebook, sweep, root);
-  const provFile = path.join(path.dirname(file), 'provenance.json');
-  const provenance = fs.existsSync(provFile) ? (JSON.parse(fs.readFileSync(provFile, 'utf8')) as Provenance) : null;
-  const cells = sweepCells(sweep);
-  const empty = (status: string, stale = 0): CommittedResults => ({ notebook: experiment.notebook, file, provenance, records: [], cells: cells.length, missing: cells.length, stale, status });
-  if (!fs.existsSync(file)) return empty(`${experiment.notebook}: no committed paper-scale results (${file})`);
+/**
+ * Every record of a committed `.gz` (bytes already checked against the
+ * digest), checked against its provenance: valid lines, one per cell, each of
+ * the provenance's sweep, version and fingerprint, counts as recorded.
+ */
+function checkRecords(file: string, body: Buffer, provenance: Omit<Provenance, 'records'> & { records?: number }, sweep: SweepDefinition, cells: readonly Cell[]): ResultRecord[] {
+  // Through a file: the decompressed text can exceed what one string may hold.
   const tmp = path.join(os.tmpdir(), `schedlab-committed-${process.pid}-${path.basename(file, '.gz')}`);
-  let all: ResultRecord[];
+  let report: ReturnType<typeof readResultsFile>;
   try {
-    fs.writeFileSync(tmp, zlib.gunzipSync(fs.readFileSync(file)));
-    const report = readResultsFile(tmp);
-    if (report.invalid.length || report.tornTail) throw new InputError(`${file}: ${report.invalid.length} invalid record(s)${report.tornTail ? ' and a torn last line' : ''}; the committed file is damaged`, { source: file, line: report.invalid[0]?.line });
-    all = report.records;
+    try {
+      fs.writeFileSync(tmp, zlib.gunzipSync(body));
+    } catch (e) {
+      throw new InputError(`not a readable gzip file (${(e as Error).message})`, { source: file });
+    }
+    report = readResultsFile(tmp);
   } finally {
     fs.rmSync(tmp, { force: true });
   }
-  const mine = all.filter((r) => r.definition === sweep.fingerprint);
-  const stale = all.length - mine.length;
-  if (mine.length === 0) {
-    return empty(`${experiment.notebook}: the committed results (${all.length} records) were computed for another version of the sweep (now version ${sweep.version}); recompute with \`schedlab paper ${experiment.notebook}\``, stale);
+  const at = (line: number) => `${file}:${line}`;
+  if (report.invalid.length) throw new InputError(`${at(report.invalid[0].line)}: ${report.invalid[0].reason} (${report.invalid.length} invalid record(s) in all); the committed file is damaged`, { source: file, line: report.invalid[0].line });
+  if (report.tornTail) throw new InputError(`${at(report.tornTail.line)}: torn last line; the committed file is damaged`, { source: file, line: report.tornTail.line });
+  const keys = new Set<string>();
+  let ok = 0;
+  report.records.forEach((r, i) => {
+    for (const field of ['sweep', 'sweepVersion', 'definition'] as const) {
+      const want = field === 'sweep' ? provenance.sweep : provenance[field];
+      if (r[field] !== want) {
+        throw new InputError(
+          `${at(i + 1)}: record ${r.key} has ${field} ${JSON.stringify(r[field])}, but provenance.json says ${JSON.stringify(want)}: ` +
+            `the file mixes records of different sweeps or versions; republish it with \`schedlab paper ${provenance.notebook} --publish\``,
+          { source: file, line: i + 1, field },
+        );
+      }
+    }
+    if (keys.has(r.key)) throw new InputError(`${at(i + 1)}: cell ${r.key} appears twice`, { source: file, line: i + 1, field: 'key' });
+    keys.add(r.key);
+    if (r.status === 'ok') ok++;
+  });
+  const n = report.records.length;
+  if (provenance.records !== undefined && n !== provenance.records) throw new InputError(`${n} records, but provenance.json says ${provenance.records}`, { source: file, field: 'records' });
+  if (ok !== provenance.ok || n - ok !== provenance.failed) {
+    throw new InputError(`${ok} ok and ${n - ok} failed records, but provenance.json says ${provenance.ok} and ${provenance.failed}`, { source: file, field: 'ok' });
   }
-  const byKey = new Map(latestRecords(mine).map((r) => [r.key, r]));
+  if (provenance.definition === sweep.fingerprint) {
+    const cellKeys = new Set(cells.map((c) => c.key));
+    const i = report.records.findIndex((r) => !cellKeys.has(r.key));
+    if (i >= 0) throw new InputError(`${at(i + 1)}: ${report.records[i].key} is not a cell of sweep ${sweep.name} version ${sweep.version}`, { source: file, line: i + 1, field: 'key' });
+    if (provenance.cells !== cellKeys.size || provenance.missing !== cellKeys.size - n) {
+      throw new InputError(`provenance.json counts ${provenance.cells} cells (${provenance.missing} missing), but the sweep has ${cellKeys.size} (${cellKeys.size - n} missing)`, { source: file, field: 'cells' });
+    }
+  }
+  return report.records;
+}
+
+/**
+ * Read a committed pair and check it completely (provenance fields, commit,
+ * size, digest, records); throws an InputError naming the file and what is
+ * wrong. A pair being replaced while it is read is read again.
+ */
+export function readCommittedPair(gz: string, sweep: SweepDefinition, notebook: string, cells: readonly Cell[] = sweepCells(sweep)): { provenance: Provenance; records: ResultRecord[] } {
+  for (let attempt = 0; ; attempt++) {
+    const pair = committedPair(gz);
+    try {
+      if (!fs.existsSync(pair.provenance)) throw new InputError(`has no ${PROVENANCE} beside it: committed results are read only with their provenance (digest, record count)`, { source: pair.data });
+      const provenance = readProvenance(pair.provenance, { reseal: `schedlab paper ${notebook} --reseal` });
+      if (provenance.notebook !== notebook || provenance.sweep !== sweep.name) {
+        throw new InputError(`describes ${provenance.notebook} / sweep ${provenance.sweep}, not ${notebook} / sweep ${sweep.name}`, { source: pair.provenance, field: provenance.notebook !== notebook ? 'notebook' : 'sweep' });
+      }
+      checkDigest(pair.data, provenance, pair.provenance);
+      return { provenance, records: checkRecords(pair.data, fs.readFileSync(pair.data), provenance, sweep, cells) };
+    } catch (e) {
+      // A publication renamed files under us: the pair it left is complete, read it again.
+      const moved = committedPair(gz);
+      if (attempt < 3 && (moved.pending !== pair.pending || moved.data !== pair.data || (pair.pending && !fs.existsSync(pair.provenance)))) continue;
+      throw e;
+    }
+  }
+}
+
+/**
+ * Read a notebook's committed results, checked (see `readCommittedPair`).
+ * Never throws for a damaged or stale pair: the records are then empty and
+ * `status` (and `damaged`) say which file is wrong and how, so a notebook
+ * falls back to quick scale with that message. `strict` throws instead.
+ */
+export function loadCommittedResults(experiment: PaperExperiment, options: { scale?: PaperScale; committedRoot?: string; strict?: boolean } = {}): CommittedResults {
+  const sweep = experiment.sweep(options.scale ?? 'paper');
+  const root = options.committedRoot ?? committedRoot();
+  const file = gzPath(experiment.notebook, sweep, root);
+  const cells = sweepCells(sweep);
+  const empty = (status: string, extra: Partial<CommittedResults> = {}): CommittedResults => ({
+    notebook: experiment.notebook, file, provenance: null, records: [], cells: cells.length, missing: cells.length, stale: 0, damaged: null, status, ...extra,
+  });
+  const pair = committedPair(file);
+  if (!fs.existsSync(pair.data) && !fs.existsSync(pair.provenance)) return empty(`${experiment.notebook}: no committed paper-scale results (${file})`);
+  let read: ReturnType<typeof readCommittedPair>;
+  try {
+    read = readCommittedPair(file, sweep, experiment.notebook, cells);
+  } catch (e) {
+    if (options.strict || !(e instanceof InputError)) throw e;
+    return empty(`${experiment.notebook}: committed paper-scale results NOT USED — ${e.message}`, { damaged: e.message });
+  }
+  const { provenance, records: all } = read;
+  if (provenance.definition !== sweep.fingerprint) {
+    const status = `${experiment.notebook}: the committed results (${all.length} records) were computed for another version of the sweep (version ${provenance.sweepVersion}, now version ${sweep.version}); recompute with \`schedlab paper ${experiment.notebook}\``;
+    return empty(status, { provenance, stale: all.length });
+  }
+  const byKey = new Map(all.map((r) => [r.key, r]));
   const records = cells.map((c) => byKey.get(c.key)).filter((r): r is ResultRecord => r !== undefined);
   const missing = cells.length - records.length;
-  const when = provenance ? `, computed at commit ${provenance.commit?.slice(0, 10) ?? '?'} on ${provenance.machine.cores} cores (${provenance.machine.cpu}) in ${(provenance.wallTimeMs / 60000).toFixed(1)} min` : '';
+  const commit = provenance.commit ? `commit ${provenance.commit.slice(0, 10)}${provenance.commit.endsWith('+modified-src') ? ' with modified sources' : ''}` : 'an unknown commit';
+  const when = `, computed at ${commit} on ${provenance.machine.cores} cores (${provenance.machine.cpu}) in ${(provenance.wallTimeMs / 60000).toFixed(1)} min; sha256 ${provenance.sha256.slice(0, 12)} checked`;
+  // Rounded down: 11,999 of 12,000 is 99.9%, not 100.0%.
+  const percent = (Math.floor((1000 * records.length) / cells.length) / 10).toFixed(1);
   const status =
     missing === 0
       ? `${experiment.notebook}: paper-scale results complete (${records.length} cells${when})`
-      : `${experiment.notebook}: paper-scale results INCOMPLETE — ${records.length} of ${cells.length} cells (${((100 * records.length) / cells.length).toFixed(1)}%)${when}`;
-  return { notebook: experiment.notebook, file, provenance, records, cells: cells.length, missing, stale, status };
+      : `${experiment.notebook}: paper-scale results INCOMPLETE — ${records.length} of ${cells.length} cells (${percent}%)${when}`;
+  return { notebook: experiment.notebook, file, provenance, records, cells: cells.length, missing, stale: 0, damaged: null, status };
 }
 
 /** Remove every key named in `fields`, at any depth (timing fields are not results). */
@@ -227,21 +330,39 @@ export function sampleCells(records: readonly ResultRecord[], size: number, seed
   return picked;
 }
 
+/** Why re-run cells differ from the committed records: `record` (same sources as at publishing: the records are wrong), `code` (the sources changed since), `unknown` (no source digest to tell). */
+export type MismatchReason = 'record' | 'code' | 'unknown';
+
+/** Re-run cells differ from the committed records; `reason` tells a wrong record from a code change. */
+export class CommittedMismatch extends InputError {
+  readonly reason: MismatchReason;
+  readonly cells: VerifiedCell[];
+  constructor(message: string, file: string, reason: MismatchReason, cells: VerifiedCell[]) {
+    super(message, { source: file });
+    this.reason = reason;
+    this.cells = cells;
+  }
+}
+
 /**
- * Re-run a seeded random sample of committed cells in this process and
- * compare each result with the committed one (timing fields aside). Throws,
- * naming the cells, when any differs.
+ * Re-run committed cells in this process (a seeded sample of `sample` cells,
+ * every value of the experiment's `stratifyBy` represented, or `'all'`) and
+ * compare each result with the committed one (timing fields aside). Throws a
+ * CommittedMismatch naming the first differing cell and its cause: with the
+ * sources unchanged since publishing (same source digest) the committed record
+ * differs from what that code computes; otherwise the code changed results
+ * without a sweep version bump.
  */
 export async function verifyCommittedSample(
   experiment: PaperExperiment,
   committed: CommittedResults,
-  options: { sample?: number; seed?: number; scale?: PaperScale; onCell?: (done: number, total: number) => void } = {},
+  options: { sample?: number | 'all'; seed?: number; scale?: PaperScale; onCell?: (done: number, total: number) => void } = {},
 ): Promise<VerifiedCell[]> {
   const sweep = experiment.sweep(options.scale ?? 'paper');
   const fn = loadCellFunction(resolveCellModule(sweep), sweep.cell.export);
   const timing = new Set(experiment.timingFields ?? []);
   const ok = committed.records.filter((r) => r.status === 'ok');
-  const picked = sampleCells(ok, options.sample ?? 20, options.seed ?? 1, experiment.stratifyBy);
+  const picked = options.sample === 'all' ? ok : sampleCells(ok, options.sample ?? 20, options.seed ?? 1, experiment.stratifyBy);
   const out: VerifiedCell[] = [];
   for (const r of picked) {
     const t0 = performance.now();
@@ -253,10 +374,17 @@ export async function verifyCommittedSample(
   }
   const bad = out.filter((c) => !c.identical);
   if (bad.length) {
-    throw new Error(
-      `${experiment.notebook}: ${bad.length} of ${out.length} re-run cells differ from the committed results — the code changed results without a sweep version bump. ` +
-        `First: ${bad[0].key}: ${bad[0].difference}`,
-    );
+    const published = committed.provenance?.sourceDigest ?? null;
+    const now = sourceDigest();
+    const cause: MismatchReason = published === null || now === null ? 'unknown' : published === now ? 'record' : 'code';
+    const head = `${experiment.notebook}: ${bad.length} of ${out.length} re-run cells differ from the committed results in ${committed.file}`;
+    const first = `First: ${bad[0].key}: ${bad[0].difference}`;
+    const why = {
+      record: `RECORD DIFFERS FROM A RE-RUN: the sources are those the records were published with (source digest ${now?.slice(0, 12)}), so the committed record is wrong (edited, or not computed by this code); restore the file with \`git checkout -- ${committed.file}\` or republish it`,
+      code: `CODE CHANGED SINCE PUBLISH: the sources differ from those of commit ${committed.provenance?.commit ?? '?'} (source digest ${published?.slice(0, 12)}, now ${now?.slice(0, 12)}; \`git diff ${committed.provenance?.commit?.replace(/\+modified-src$/, '') ?? 'HEAD'} -- src\` shows how): a change that alters results must bump the sweep's version, then republish`,
+      unknown: `cannot tell a wrong record from a code change: ${now === null ? 'the sources are not here' : 'the provenance has no source digest'}`,
+    }[cause];
+    throw new CommittedMismatch(`${head} — ${why}. ${first}`, committed.file, cause, out);
   }
   return out;
 }
@@ -264,6 +392,7 @@ export async function verifyCommittedSample(
 /** Start a working results file from the committed records of the current sweep version (if any). */
 export function seedFromCommitted(experiment: PaperExperiment, scale: PaperScale, out: string, root?: string): number {
   const committed = loadCommittedResults(experiment, { scale, committedRoot: root });
+  if (committed.damaged) process.stderr.write(`warning: ${committed.status}; starting from an empty results file\n`);
   if (committed.records.length === 0) return 0;
   const tmp = `${out}.${process.pid}.tmp`;
   try {

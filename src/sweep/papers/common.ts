@@ -16,6 +16,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { outBase } from '../../analysis/paths';
 import { CellFilter, SweepDefinition } from '../grid';
+import { InputError } from '../../util/errors';
 import { TOOLKIT_ROOT } from '../cellmodule';
 import { mergeResults } from '../merge';
 import { ProgressMode, runSweep, SweepSummary } from '../run';
@@ -72,6 +73,8 @@ export interface PaperRunOptions {
   verifySample?: number;
   /** Root of the committed results (default `<schedlab>/results`). */
   committedRoot?: string;
+  /** Take over the results file's lock even when its holder looks alive (`--break-lock`). */
+  breakLock?: boolean;
 }
 
 /** A sweep summary read from committed results: `partial` when cells are missing. */
@@ -125,13 +128,15 @@ export async function runPaperSweep(experiment: PaperExperiment, options: PaperR
   if (source !== 'run' && !options.shard && scale === 'paper') {
     const committed = loadCommittedResults(experiment, { scale, committedRoot: options.committedRoot });
     if (committed.records.length > 0) return committedSummary(experiment, committed, options);
+    // A damaged committed pair is not silently replaced by hours of recomputing: `source: 'run'` does that on purpose.
+    if (committed.damaged) throw new InputError(`${committed.status}; to recompute instead, run \`schedlab paper ${experiment.notebook}\``, { source: committed.file });
     if (source === 'committed') throw new Error(committed.status);
   }
   const out = paperResultsFile(experiment.notebook, sweep, options.shard ?? null, options.resultsRoot);
   fs.mkdirSync(path.dirname(out), { recursive: true });
   // The results file's lock is taken before the shard merge and held through
   // the run: a second run started meanwhile stops here, before touching anything.
-  lockResults(out);
+  lockResults(out, { breakLock: options.breakLock });
   try {
     // A fresh clone resumes from the committed results instead of starting over.
     if (!options.shard && !fs.existsSync(out)) seedFromCommitted(experiment, scale, out, options.committedRoot);
@@ -157,6 +162,7 @@ export async function runPaperSweep(experiment: PaperExperiment, options: PaperR
       retryFailed: options.retryFailed,
       signal: options.signal,
       resumeHint: options.resumeHint,
+      breakLock: options.breakLock,
       log: options.log,
     });
   } finally {
@@ -244,14 +250,15 @@ export function orderKeys<T extends object>(records: T[], keys: readonly string[
 
 /**
  * The scale a notebook runs at: SCHEDLAB_SCALE when set, otherwise `paper`
- * when committed paper-scale results of the current sweep version exist, and
- * `quick` (everything live, small) when they do not.
+ * when committed paper-scale results of the current sweep version exist and
+ * check out, and `quick` (everything live, small) when they do not.
  */
-export function notebookScale(experiment: PaperExperiment): PaperScale {
+export function notebookScale(experiment: PaperExperiment, options: { committedRoot?: string } = {}): PaperScale {
   const env = process.env.SCHEDLAB_SCALE;
   if (env === 'paper' || env === 'quick') return env;
   if (env) throw new Error(`SCHEDLAB_SCALE must be paper or quick, got ${JSON.stringify(env)}`);
-  return loadCommittedResults(experiment).records.length > 0 ? 'paper' : 'quick';
+  // A damaged committed pair reads as none (its status line says why): the notebook still renders, at quick scale.
+  return loadCommittedResults(experiment, options).records.length > 0 ? 'paper' : 'quick';
 }
 
 async function committedSummary(experiment: PaperExperiment, committed: CommittedResults, options: PaperRunOptions): Promise<PaperSummary> {
