@@ -385,7 +385,7 @@ export function setLpSolverForTesting(fn: ((model: LpModel, engine: LpEngine) =>
 }
 
 /** Absolute tolerance of the solution check, scaled by the size of the numbers involved. */
-const CHECK_TOLERANCE = 1e-6;
+export const CHECK_TOLERANCE = 1e-6;
 
 /**
  * The first way `values` breaks `model`, or null when it satisfies every
