@@ -6,7 +6,7 @@
  * Every function here returns yields with, on every node,
  * Σ yield × need ≤ 1 and, for every job, yield ≤ its cap (1 by default).
  */
-import { ColumnLpBuilder, ColumnLpModel, lpEngineLoaded, lpValue, runLp } from '../vcsched/lpsolver';
+import { ColumnLpBuilder, ColumnLpModel, lpEngineLoaded, lpSolverReplacedForTesting, lpValue, runLp } from '../vcsched/lpsolver';
 import { PackingLp, packingLpViolation, solvePackingLp } from './avg-lp';
 import { solverFailureKind } from '../vcsched/improve';
 import { InputError, SolverError } from '../../util/errors';
@@ -264,7 +264,8 @@ function lpKey(prefix: 'u' | 'n' | 'z', k: number): string {
  * (avg-lp.ts), javascript-lp-solver's simplex ported to this LP's form, which
  * returns the library's answer bit for bit at a tenth of its cost;
  * 'javascript-lp-solver': the library itself, through `runLp` (kept to compare
- * the two: bench/dfrs-lp.ts, test/reference/avg-lp.test.ts).
+ * the two: bench/dfrs-lp.ts, test/reference/avg-lp.test.ts; and taken while a
+ * test replaces the engines with setLpSolverForTesting).
  */
 export type AvgLpSolver = 'tableau' | 'javascript-lp-solver';
 let avgLpSolver: AvgLpSolver = 'tableau';
@@ -400,7 +401,8 @@ function weightedLp(jobs: readonly MappedJob[], nodeCount: number, lower: ArrayL
   const names = { row: (r: number) => (r < cols ? lpKey('u', jobOf[r]) : lpKey('n', nodeOfRow(nodeRow, nodeCount, r))), col: (c: number) => lpKey('z', jobOf[c]) };
   let x: ArrayLike<number>;
   let failure: string | undefined;
-  if (avgLpSolver === 'tableau') {
+  // Injected faults (setLpSolverForTesting) replace the engines behind runLp: the LP goes there then.
+  if (avgLpSolver === 'tableau' && !lpSolverReplacedForTesting()) {
     const answer = solvePackingLp(lp);
     if (answer.status === 'unbounded') {
       throw new SolverError('DFRS opt=avg LP', solverFailureKind('unbounded'), `${n} jobs on ${nodeCount} nodes: objective ${answer.objective}`);

@@ -384,6 +384,11 @@ export function setLpSolverForTesting(fn: ((model: LpModel, engine: LpEngine) =>
   solveImpl = fn;
 }
 
+/** True while a test hook replaces the engines (callers with a solver of their own route through runLp then). */
+export function lpSolverReplacedForTesting(): boolean {
+  return solveImpl !== undefined;
+}
+
 /** Absolute tolerance of the solution check, scaled by the size of the numbers involved. */
 export const CHECK_TOLERANCE = 1e-6;
 
