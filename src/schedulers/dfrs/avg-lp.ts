@@ -68,8 +68,12 @@ export interface PackingLpAnswer {
   x: Float64Array;
   /** Column values before rounding (shared, as `x`). */
   tableauX: Float64Array;
-  /** Reduced cost per column at the end (≤ 1e-8 at an optimum; 0 for basic columns). Shared, as `x`. */
-  reducedCost: Float64Array;
+  /**
+   * Every non-basic variable (column or slack) has a reduced cost below
+   * −1e-9 at the end: no other point reaches the optimum (a sufficient
+   * condition for a unique optimum; the tests compare yields there).
+   */
+  unique: boolean;
   pivots: number;
 }
 
@@ -84,7 +88,6 @@ const work = {
   pivotRowCache: new Float64Array(0),
   x: new Float64Array(0),
   tableauX: new Float64Array(0),
-  reducedCost: new Float64Array(0),
 };
 
 function grow(width: number, height: number, cols: number): void {
@@ -100,7 +103,6 @@ function grow(width: number, height: number, cols: number): void {
     const size = Math.max(cols, 2 * work.x.length);
     work.x = new Float64Array(size);
     work.tableauX = new Float64Array(size);
-    work.reducedCost = new Float64Array(size);
   }
 }
 
@@ -157,7 +159,7 @@ export function solvePackingLp(lp: PackingLp): PackingLpAnswer {
   const width = cols + 1;
   const height = rows + 1;
   grow(width, height, cols);
-  const { matrix, varOfRow, varOfCol, x, tableauX, reducedCost } = work;
+  const { matrix, varOfRow, varOfCol, x, tableauX } = work;
   matrix.fill(0, 0, width * height);
   for (let j = 0; j < cols; j++) {
     matrix[j + 1] = cost[j];
@@ -263,7 +265,6 @@ export function solvePackingLp(lp: PackingLp): PackingLpAnswer {
 
   x.fill(0, 0, cols);
   tableauX.fill(0, 0, cols);
-  reducedCost.fill(0, 0, cols);
   for (let r = 1; r <= lastRow; r++) {
     const v = varOfRow[r];
     if (v < cols) {
@@ -272,7 +273,8 @@ export function solvePackingLp(lp: PackingLp): PackingLpAnswer {
       x[v] = rounded(matrix[r * width]) || 0;
     }
   }
-  for (let c = 1; c <= lastColumn; c++) if (varOfCol[c] < cols) reducedCost[varOfCol[c]] = matrix[c];
+  let unique = status === 'optimal';
+  for (let c = 1; c <= lastColumn; c++) if (!(matrix[c] < -1e-9)) unique = false;
   // The cost row holds −(c·x) (the library negates it back for a maximization).
   return {
     status,
@@ -280,7 +282,7 @@ export function solvePackingLp(lp: PackingLp): PackingLpAnswer {
     tableauObjective: -matrix[0],
     x: x.subarray(0, cols),
     tableauX: tableauX.subarray(0, cols),
-    reducedCost: reducedCost.subarray(0, cols),
+    unique,
     pivots,
   };
 }
