@@ -269,8 +269,9 @@ export function solvePackingLp(lp: PackingLp): PackingLpAnswer {
     const v = varOfRow[r];
     if (v < cols) {
       tableauX[v] = matrix[r * width];
-      // the library leaves zeros out of its answer: a −0 reads back as 0
-      x[v] = rounded(matrix[r * width]) || 0;
+      // the library leaves zeros out of its answer: a −0 reads back as 0 (a NaN stays NaN, and fails the check)
+      const value = rounded(matrix[r * width]);
+      x[v] = value === 0 ? 0 : value;
     }
   }
   let unique = status === 'optimal';
