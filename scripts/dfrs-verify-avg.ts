@@ -7,7 +7,8 @@
  * cell differs. Used to show that a change to the opt=avg LP changes no
  * result (`schedlab paper 01 --verify N` samples all algorithms instead).
  *
- * Run: npx ts-node --transpile-only -P tsconfig.json scripts/dfrs-verify-avg.ts [N=120] [seed=1] [trace_set]
+ * Run: npx ts-node --transpile-only -P tsconfig.json scripts/dfrs-verify-avg.ts [N=120] [seed=1] [trace_set|all] [algorithm part] [trace indices]
+ *      e.g. `... 30 1 hpc2n /stretch-per/opt=avg 3,4,6`: the weeks whose LPs fell back to HiGHS
  *      SCHEDLAB_AVG_LP=javascript-lp-solver ... re-runs with the library instead of the port.
  */
 import { canonicalJson, Json } from '../src/sweep/grid';
@@ -18,7 +19,9 @@ import { AvgLpSolver, setAvgLpSolver } from '../src/schedulers/dfrs/allocation';
 
 const size = Number(process.argv[2] ?? 120);
 const seed = Number(process.argv[3] ?? 1);
-const traceSet = process.argv[4];
+const traceSet = process.argv[4] === 'all' ? undefined : process.argv[4];
+const algorithmPart = process.argv[5] ?? 'opt=avg';
+const traceIndices = process.argv[6]?.split(',').map(Number);
 if (process.env.SCHEDLAB_AVG_LP) setAvgLpSolver(process.env.SCHEDLAB_AVG_LP as AvgLpSolver);
 const timing = new Set(experiment.timingFields ?? []);
 
@@ -43,7 +46,7 @@ function maxRelativeDifference(a: Json, b: Json): number {
 async function main(): Promise<void> {
   const committed = loadCommittedResults(experiment, { scale: 'paper' });
   console.error(committed.status);
-  const avg = committed.records.filter((r) => r.status === 'ok' && String(r.params.algorithm).includes('opt=avg') && (!traceSet || r.params.trace_set === traceSet));
+  const avg = committed.records.filter((r) => r.status === 'ok' && String(r.params.algorithm).includes('opt=avg') && String(r.params.algorithm).includes(algorithmPart) && (!traceSet || r.params.trace_set === traceSet) && (!traceIndices || traceIndices.includes(r.params.trace_index as number)));
   const picked = sampleCells(avg, size, seed, 'algorithm');
   console.error(`${avg.length} committed opt=avg cells${traceSet ? ` on ${traceSet}` : ''}; re-running ${picked.length} (seed ${seed})`);
   let identical = 0;
