@@ -6,7 +6,8 @@
  * Every function here returns yields with, on every node,
  * Σ yield × need ≤ 1 and, for every job, yield ≤ its cap (1 by default).
  */
-import { ColumnLpBuilder, lpEngineLoaded, lpValue, runLp } from '../vcsched/lpsolver';
+import { ColumnLpBuilder, ColumnLpModel, lpEngineLoaded, lpSolverReplacedForTesting, lpValue, runLp } from '../vcsched/lpsolver';
+import { PackingLp, packingLpViolation, solvePackingLp } from './avg-lp';
 import { solverFailureKind } from '../vcsched/improve';
 import { InputError, SolverError } from '../../util/errors';
 import type { DfrsAlgorithm } from './names';
@@ -231,19 +232,21 @@ export function maxMinYields(jobs: readonly MappedJob[], nodeCount: number): Flo
 /**
  * Make yields feasible after an LP solve (the solver rounds to 8 decimals):
  * clamp to [lower, cap] and scale down, node by node, the part above `lower`.
+ * The node lists are `nodeCoefficientArrays`' (valid until its next call).
  */
-function repair(jobs: readonly MappedJob[], nodeCount: number, y: Float64Array, lower: ArrayLike<number>, perNode = nodeCoefficients(jobs, nodeCount)): Float64Array {
+function repair(jobs: readonly MappedJob[], nodeCount: number, y: Float64Array, lower: ArrayLike<number>, perNode: { start: Int32Array; job: Int32Array; coef: Float64Array }): Float64Array {
+  const { start, job, coef } = perNode;
   for (let j = 0; j < y.length; j++) y[j] = Math.min(jobs[j].maxYield ?? 1, Math.max(lower[j], y[j]));
   for (let i = 0; i < nodeCount; i++) {
     let base = 0;
     let extra = 0;
-    for (const { job, coef } of perNode[i]) {
-      base += coef * lower[job];
-      extra += coef * (y[job] - lower[job]);
+    for (let e = start[i]; e < start[i + 1]; e++) {
+      base += coef[e] * lower[job[e]];
+      extra += coef[e] * (y[job[e]] - lower[job[e]]);
     }
     if (base + extra > 1 && extra > 0) {
       const f = Math.max(0, (1 - base) / extra) * (1 - 1e-12);
-      for (const { job } of perNode[i]) y[job] = lower[job] + (y[job] - lower[job]) * f;
+      for (let e = start[i]; e < start[i + 1]; e++) y[job[e]] = lower[job[e]] + (y[job[e]] - lower[job[e]]) * f;
     }
   }
   return y;
@@ -257,86 +260,196 @@ function lpKey(prefix: 'u' | 'n' | 'z', k: number): string {
 }
 
 /**
- * Solve max Σ w_j y_j subject to lower_j ≤ y_j ≤ cap_j and node capacities,
- * with javascript-lp-solver. The LP is written on z_j = y_j − lower_j ≥ 0.
+ * Which solver answers the opt=avg LP. 'tableau' (the default): `solvePackingLp`
+ * (avg-lp.ts), javascript-lp-solver's simplex ported to this LP's form, which
+ * returns the library's answer bit for bit at a tenth of its cost;
+ * 'javascript-lp-solver': the library itself, through `runLp` (kept to compare
+ * the two: bench/dfrs-lp.ts, test/reference/avg-lp.test.ts; and taken while a
+ * test replaces the engines with setLpSolverForTesting).
+ */
+export type AvgLpSolver = 'tableau' | 'javascript-lp-solver';
+let avgLpSolver: AvgLpSolver = 'tableau';
+
+/** Choose the opt=avg LP's solver for this thread (both give the same answers); returns the previous one. */
+export function setAvgLpSolver(solver: AvgLpSolver): AvgLpSolver {
+  if (solver !== 'tableau' && solver !== 'javascript-lp-solver') {
+    throw new InputError(`setAvgLpSolver: unknown solver '${String(solver)}' (expected tableau or javascript-lp-solver)`, { source: 'setAvgLpSolver', field: 'solver' });
+  }
+  const previous = avgLpSolver;
+  avgLpSolver = solver;
+  return previous;
+}
+
+/** The weighted LP in packing form (column arrays) and the map back to jobs; reused from call to call, grown on demand. */
+const lpScratch = {
+  kept: new Uint8Array(0),
+  scale: new Float64Array(0),
+  /** Column of each kept job; the kept jobs' rows u_j come first, in the same order. */
+  column: new Int32Array(0),
+  jobOf: new Int32Array(0),
+  fill: new Int32Array(0),
+  starts: new Int32Array(0),
+  cost: new Float64Array(0),
+  nodeRow: new Int32Array(0),
+  rhs: new Float64Array(0),
+  rowOf: new Int32Array(0),
+  coef: new Float64Array(0),
+};
+
+function growLpScratch(jobCount: number, nodeCount: number, entries: number): void {
+  const s = lpScratch;
+  if (s.kept.length < jobCount) {
+    const size = Math.max(jobCount, 2 * s.kept.length);
+    s.kept = new Uint8Array(size);
+    s.scale = new Float64Array(size);
+    s.column = new Int32Array(size);
+    s.jobOf = new Int32Array(size);
+    s.fill = new Int32Array(size);
+    s.starts = new Int32Array(size + 1);
+    s.cost = new Float64Array(size);
+  }
+  if (s.nodeRow.length < nodeCount) s.nodeRow = new Int32Array(Math.max(nodeCount, 2 * s.nodeRow.length));
+  if (s.rhs.length < jobCount + nodeCount) s.rhs = new Float64Array(Math.max(jobCount + nodeCount, 2 * s.rhs.length));
+  if (s.rowOf.length < entries) {
+    const size = Math.max(entries, 2 * s.rowOf.length);
+    s.rowOf = new Int32Array(size);
+    s.coef = new Float64Array(size);
+  }
+}
+
+/**
+ * Solve max Σ w_j y_j subject to lower_j ≤ y_j ≤ cap_j and node capacities.
+ * The LP is written on z_j = y_j − lower_j ≥ 0.
  *
  * z = 0 is feasible and z_j ≤ cap_j − lower_j bounds the objective, so the
  * only right answer is an optimum: an infeasible or unbounded verdict, a
- * solver exception, or values that break the LP (checked by runLp) throw a
- * SolverError rather than falling back to the lower bounds, which would be a
- * silently worse allocation.
+ * solver exception, or values that break the LP (checked as runLp checks
+ * them) throw a SolverError rather than falling back to the lower bounds,
+ * which would be a silently worse allocation.
  */
 function weightedLp(jobs: readonly MappedJob[], nodeCount: number, lower: ArrayLike<number>, weight: ArrayLike<number>): Float64Array {
   const n = jobs.length;
   const y = Float64Array.from(lower);
   if (n === 0) return y;
-  const perNode = nodeCoefficients(jobs, nodeCount);
-  const scale = new Float64Array(n);
+  growScratch(nodeCount, n);
+  const perNode = nodeCoefficientArrays(jobs, nodeCount);
+  const { start, job: entryJob, coef: entryCoef } = perNode;
+  growLpScratch(n, nodeCount, n + start[nodeCount]);
+  const { kept, scale, column, jobOf, fill, starts, cost, nodeRow, rhs, rowOf, coef } = lpScratch;
   // Variables are scaled to [0, 1] (z_j = room_j · x_j): javascript-lp-solver is
   // markedly more reliable on a well-scaled model.
-  const kept = new Uint8Array(n);
   for (let j = 0; j < n; j++) {
     const room = (jobs[j].maxYield ?? 1) - lower[j];
-    if (room <= EPS || jobs[j].need <= 0) continue;
-    kept[j] = 1;
-    scale[j] = room;
+    kept[j] = room <= EPS || jobs[j].need <= 0 ? 0 : 1;
+    scale[j] = kept[j] ? room : 0;
   }
   // A node whose capacity is (numerically) used up by the lower bounds pins its
   // jobs at their lower bound. Leaving such a node in the LP with a residual of
   // ~1e-8 makes javascript-lp-solver return values that break the constraint.
-  const residual = new Float64Array(nodeCount);
+  const residual = scratch.residual;
   for (let i = 0; i < nodeCount; i++) {
     let base = 0;
-    for (const { job, coef } of perNode[i]) base += coef * lower[job];
+    for (let e = start[i]; e < start[i + 1]; e++) base += entryCoef[e] * lower[entryJob[e]];
     residual[i] = Math.max(0, 1 - base);
-    if (1 - base <= FULL_NODE) for (const { job } of perNode[i]) kept[job] = 0;
+    if (1 - base <= FULL_NODE) for (let e = start[i]; e < start[i + 1]; e++) kept[entryJob[e]] = 0;
   }
-  // The model in column form (the check reads it as it is; javascript-lp-solver gets the JSON form
-  // built from it): rows u_j by job, then n_i by node; column z_j has its u_j entry, then its
-  // nodes' entries by node. These names and this order are the solver's input (the order decides
-  // among equal pivots), as when the JSON model was written by hand.
-  const lp = new ColumnLpBuilder('max', 'obj');
-  const uRow = new Int32Array(n);
-  let columns = 0;
+  // Rows u_j by kept job, then n_i by node with a kept job; column z_j has its u_j
+  // entry, then its nodes' entries by node. This order is the solver's input (it
+  // decides among equal pivots), as when the JSON model was written by hand.
+  let cols = 0;
   for (let j = 0; j < n; j++) {
     if (!kept[j]) continue;
-    uRow[j] = lp.row(lpKey('u', j), { max: 1 });
-    columns++;
+    column[j] = cols;
+    jobOf[cols] = j;
+    fill[cols] = 1;
+    rhs[cols] = 1;
+    cost[cols] = weight[j] * scale[j];
+    cols++;
   }
-  if (columns === 0) return y;
-  const nRow = new Int32Array(nodeCount).fill(-1);
-  const entries: number[][] = [];
+  if (cols === 0) return y;
+  let rows = cols;
   for (let i = 0; i < nodeCount; i++) {
-    for (const { job, coef } of perNode[i]) {
-      if (!kept[job]) continue;
-      if (nRow[i] < 0) nRow[i] = lp.row(lpKey('n', i), { max: residual[i] });
-      (entries[job] ??= []).push(i, coef * scale[job]);
+    nodeRow[i] = -1;
+    for (let e = start[i]; e < start[i + 1]; e++) {
+      if (!kept[entryJob[e]]) continue;
+      if (nodeRow[i] < 0) {
+        nodeRow[i] = rows;
+        rhs[rows++] = residual[i];
+      }
+      fill[column[entryJob[e]]]++;
     }
   }
-  for (let j = 0; j < n; j++) {
-    if (!kept[j]) continue;
-    lp.entry(uRow[j], 1);
-    const e = entries[j];
-    for (let k = 0; k < e.length; k += 2) lp.entry(nRow[e[k]], e[k + 1]);
-    lp.column(lpKey('z', j), weight[j] * scale[j]);
+  starts[0] = 0;
+  for (let c = 0; c < cols; c++) {
+    starts[c + 1] = starts[c] + fill[c];
+    fill[c] = starts[c] + 1;
+    rowOf[starts[c]] = c;
+    coef[starts[c]] = 1;
   }
-  const model = lp.build();
-  let run = runLp(model);
-  // javascript-lp-solver first (every result computed so far came from it); when its
-  // answer breaks the model (a rare numerical fault, caught by runLp's check), the
-  // same LP is solved again with HiGHS if this thread has loaded it.
-  if (run.status === 'failure' && lpEngineLoaded('highs')) {
-    const first = run.message;
-    run = runLp(model, undefined, { engine: 'highs' });
-    if (run.status !== 'optimal') run.message = `javascript-lp-solver: ${first}; HiGHS: ${run.message ?? run.status}`;
-  } else if (run.status === 'failure') {
-    run.message = `${run.message} (await loadLpEngine('highs') to let this LP fall back to HiGHS)`;
+  for (let i = 0; i < nodeCount; i++) {
+    if (nodeRow[i] < 0) continue;
+    for (let e = start[i]; e < start[i + 1]; e++) {
+      const j = entryJob[e];
+      if (!kept[j]) continue;
+      const k = fill[column[j]]++;
+      rowOf[k] = nodeRow[i];
+      coef[k] = entryCoef[e] * scale[j];
+    }
   }
-  if (run.status !== 'optimal') {
-    throw new SolverError('DFRS opt=avg LP', solverFailureKind(run.status), `${n} jobs on ${nodeCount} nodes: ${run.message ?? `solver reported ${run.status}`}`);
+  const lp: PackingLp = { rows, cols, starts, rowOf, coef, rhs, cost };
+  // The names, for messages and for the solvers that read them.
+  const names = { row: (r: number) => (r < cols ? lpKey('u', jobOf[r]) : lpKey('n', nodeOfRow(nodeRow, nodeCount, r))), col: (c: number) => lpKey('z', jobOf[c]) };
+  let x: ArrayLike<number>;
+  let failure: string | undefined;
+  // Injected faults (setLpSolverForTesting) replace the engines behind runLp: the LP goes there then.
+  if (avgLpSolver === 'tableau' && !lpSolverReplacedForTesting()) {
+    const answer = solvePackingLp(lp);
+    if (answer.status === 'unbounded') {
+      throw new SolverError('DFRS opt=avg LP', solverFailureKind('unbounded'), `${n} jobs on ${nodeCount} nodes: objective ${answer.objective}`);
+    }
+    x = answer.x;
+    failure = packingLpViolation(lp, answer.x, answer.objective, names) ?? undefined;
+  } else {
+    const run = runLp(columnModel(lp, names));
+    if (run.status !== 'optimal' && run.status !== 'failure') {
+      throw new SolverError('DFRS opt=avg LP', solverFailureKind(run.status), `${n} jobs on ${nodeCount} nodes: ${run.message ?? `solver reported ${run.status}`}`);
+    }
+    x = Float64Array.from({ length: cols }, (_, c) => lpValue(run, names.col(c)));
+    failure = run.status === 'failure' ? run.message : undefined;
   }
-  for (let j = 0; j < n; j++) if (kept[j]) y[j] = lower[j] + scale[j] * lpValue(run, lpKey('z', j));
+  // When javascript-lp-solver's answer breaks the model (a rare numerical fault,
+  // caught by the check), the same LP is solved again with HiGHS if this thread
+  // has loaded it.
+  if (failure !== undefined) {
+    if (!lpEngineLoaded('highs')) {
+      throw new SolverError('DFRS opt=avg LP', 'failure', `${n} jobs on ${nodeCount} nodes: ${failure} (await loadLpEngine('highs') to let this LP fall back to HiGHS)`);
+    }
+    const model = columnModel(lp, names);
+    const run = runLp(model, undefined, { engine: 'highs' });
+    if (run.status !== 'optimal') {
+      throw new SolverError('DFRS opt=avg LP', solverFailureKind(run.status), `${n} jobs on ${nodeCount} nodes: javascript-lp-solver: ${failure}; HiGHS: ${run.message ?? run.status}`);
+    }
+    x = Float64Array.from({ length: cols }, (_, c) => lpValue(run, names.col(c)));
+  }
+  for (let c = 0; c < cols; c++) y[jobOf[c]] = lower[jobOf[c]] + scale[jobOf[c]] * x[c];
   return repair(jobs, nodeCount, y, lower, perNode);
+}
+
+/** The node whose row is r (messages only: a scan). */
+function nodeOfRow(nodeRow: Int32Array, nodeCount: number, r: number): number {
+  for (let i = 0; i < nodeCount; i++) if (nodeRow[i] === r) return i;
+  return -1;
+}
+
+/** The packing LP as a named column model, for runLp (javascript-lp-solver, or HiGHS when an answer fails its check). */
+function columnModel(lp: PackingLp, names: { row(r: number): string; col(c: number): string }): ColumnLpModel {
+  const builder = new ColumnLpBuilder('max', 'obj');
+  for (let r = 0; r < lp.rows; r++) builder.row(names.row(r), { max: lp.rhs[r] });
+  for (let c = 0; c < lp.cols; c++) {
+    for (let k = lp.starts[c]; k < lp.starts[c + 1]; k++) builder.entry(lp.rowOf[k], lp.coef[k]);
+    builder.column(names.col(c), lp.cost[c]);
+  }
+  return builder.build();
 }
 
 /**
@@ -490,7 +603,8 @@ export function minMaxStretchYields(
     }
     bounds();
   }
-  return repair(jobs, nodeCount, y, new Float64Array(n));
+  growScratch(nodeCount, n);
+  return repair(jobs, nodeCount, y, new Float64Array(n), nodeCoefficientArrays(jobs, nodeCount));
 }
 
 /**

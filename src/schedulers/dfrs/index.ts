@@ -5,6 +5,7 @@
  */
 export * from './names';
 export * from './allocation';
+export * from './avg-lp';
 export * from './mapping';
 export * from './mappers';
 export * from './invariants';

@@ -384,8 +384,13 @@ export function setLpSolverForTesting(fn: ((model: LpModel, engine: LpEngine) =>
   solveImpl = fn;
 }
 
+/** True while a test hook replaces the engines (callers with a solver of their own route through runLp then). */
+export function lpSolverReplacedForTesting(): boolean {
+  return solveImpl !== undefined;
+}
+
 /** Absolute tolerance of the solution check, scaled by the size of the numbers involved. */
-const CHECK_TOLERANCE = 1e-6;
+export const CHECK_TOLERANCE = 1e-6;
 
 /**
  * The first way `values` breaks `model`, or null when it satisfies every
