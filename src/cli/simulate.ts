@@ -14,7 +14,7 @@ import { columnsOfferedLoad, columnsScaledToLoad, JobColumns, toColumns } from '
 import { loadTrace, traceManifest } from '../workloads/traces';
 import { simulateBatchColumns, BatchEstimates, BatchQueueOrder, BATCH_QUEUE_ORDERS } from '../schedulers/batch/simulate';
 import { BATCH_POLICIES, BatchPolicy, BatchPolicySpec } from '../schedulers/batch/policies';
-import { jobMetrics, summarizeRun, BOUNDED_SLOWDOWN_THRESHOLD } from '../metrics/jobs';
+import { jobMetrics, summarizeRun, BOUNDED_SLOWDOWN_THRESHOLD, RunSummary } from '../metrics/jobs';
 import { InputError, OutputError, UsageError as BaseUsageError, writeFileSafely } from '../util/errors';
 
 export const SIMULATE_USAGE = `usage: schedlab simulate (--trace FILE|NAME | --lublin N [--seed S]) [options]
@@ -213,7 +213,7 @@ export async function simulateMain(argv: readonly string[], out: (s: string) => 
   out(`wait          mean ${fmt(s.meanWait, 1)} s, max ${fmt(s.maxWait, 0)} s`);
   out(`response      mean ${fmt(s.meanResponse, 1)} s, max ${fmt(s.maxResponse, 0)} s`);
   out(`bounded sld   mean ${fmt(s.meanBoundedSlowdown, 2)}, max ${fmt(s.maxBoundedSlowdown, 1)} (threshold ${threshold} s)`);
-  out(`stretch       mean ${fmt(s.meanStretch, 2)}, max ${fmt(s.maxStretch, 1)}`);
+  out(`stretch       ${stretchText(s)}`);
   out(`utilization   ${fmt(s.utilization, 3)} over makespan ${fmt(s.makespan, 0)} s`);
   const outFile = flags.get('out');
   if (outFile) {
@@ -228,6 +228,13 @@ export async function simulateMain(argv: readonly string[], out: (s: string) => 
     out(`per-job CSV   ${outFile}`);
   }
   return 0;
+}
+
+/** Stretch over the jobs where it is finite, saying how many were left out (zero run time, waited). */
+function stretchText(s: RunSummary): string {
+  const left = s.jobs - s.stretchJobs;
+  if (s.stretchJobs === 0) return `undefined: all ${s.jobs} jobs have zero run time and waited (see bounded sld)`;
+  return `mean ${fmt(s.meanStretch, 2)}, max ${fmt(s.maxStretch, 1)}${left > 0 ? ` (over ${s.stretchJobs} jobs; ${left} of zero run time that waited left out: infinite stretch)` : ''}`;
 }
 
 function dropText(dropped: Record<string, number>): string {

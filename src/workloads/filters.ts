@@ -111,18 +111,17 @@ export function cleanJobs(jobs: readonly WorkloadJob[], options: CleanOptions = 
 }
 
 /**
- * Multiply every inter-arrival time by `factor`, keeping the first submit
- * time: factor < 1 compresses arrivals (higher load), factor > 1 spreads them
- * (lower load). The offered load is divided by `factor`. Jobs must be sorted
- * by submit time (as SWF files are).
+ * Multiply every job's submit offset from the earliest submit time by
+ * `factor`, keeping that earliest time: factor < 1 compresses arrivals
+ * (higher load), factor > 1 spreads them (lower load). The offered load is
+ * divided by `factor`. For jobs sorted by submit time (as SWF files are) this
+ * scales every inter-arrival time; unsorted jobs keep their order and their
+ * relative timing (the simulators sort them anyway).
  */
 export function scaleLoad(jobs: readonly WorkloadJob[], factor: number): WorkloadJob[] {
   if (!(factor > 0) || !Number.isFinite(factor)) throw new InputError(`scaleLoad: factor must be a positive finite number, got ${factor}`, { source: 'scaleLoad' });
-  if (jobs.length === 0) return [];
-  const first = jobs[0].submit;
-  for (let i = 1; i < jobs.length; i++) {
-    if (jobs[i].submit < jobs[i - 1].submit) throw new InputError(`scaleLoad: jobs are not sorted by submit time (index ${i}, job ${jobs[i].id})`, { source: 'scaleLoad' });
-  }
+  let first = Infinity;
+  for (const j of jobs) if (j.submit < first) first = j.submit;
   return jobs.map((j) => ({ ...j, submit: first + (j.submit - first) * factor }));
 }
 
