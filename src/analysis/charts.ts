@@ -145,6 +145,21 @@ function baseLayout(o: CommonOptions, extra: PlotlyObject = {}): PlotlyObject {
   };
 }
 
+/**
+ * Hover values of axes holding fractions: 5 significant digits with thousands
+ * separators (1,385.8 rather than plotly's raw 1385.8474033893926).
+ */
+export const HOVER_FORMAT = ',.5~r';
+
+/** True when a trace drawn on axis `xy`+`id` (x, x2, …) has a non-integer number on it. */
+function hasFractions(data: readonly PlotlyObject[], xy: 'x' | 'y', id: string): boolean {
+  return data.some((t) => {
+    if (String(t[`${xy}axis`] ?? xy) !== `${xy}${id === '1' ? '' : id}`) return false;
+    const values = t[xy];
+    return Array.isArray(values) && values.some((v) => typeof v === 'number' && Number.isFinite(v) && !Number.isInteger(v));
+  });
+}
+
 function figure(data: PlotlyObject[], o: CommonOptions, extra: PlotlyObject = {}): Figure {
   // Long series names (e.g. DFRS algorithm names) squeeze the plot when the
   // legend sits on the right: put it under the plot instead.
@@ -157,9 +172,10 @@ function figure(data: PlotlyObject[], o: CommonOptions, extra: PlotlyObject = {}
     : {};
   const layout = baseLayout(o, { ...extra, ...legend });
   for (const key of Object.keys(layout)) {
-    const m = /^([xy])axis\d*$/.exec(key);
+    const m = /^([xy])axis(\d*)$/.exec(key);
     const a = layout[key] as PlotlyObject;
     if (m && a.type === 'log') Object.assign(a, logTicks(data, m[1] as 'x' | 'y'));
+    if (m && a.type !== 'category' && a.hoverformat === undefined && hasFractions(data, m[1] as 'x' | 'y', m[2])) a.hoverformat = HOVER_FORMAT;
   }
   if (below) layout.margin = { ...(layout.margin as PlotlyObject), b: 70 + rows * 20 };
   return { data, layout, width: o.width ?? FIGURE_STYLE.width, height };
