@@ -22,12 +22,15 @@ import { hashString } from '../util/random';
 import { plotlyBundlePath } from './render';
 import { PLOTLY_MIME } from './show';
 
+/** Name of the classic-notebook extension that draws plotly charts without trust (`schedlab-plotly`). */
 export const NBEXTENSION = 'schedlab-plotly';
 
+/** Jupyter's data folder (kernels, nbextensions): JUPYTER_DATA_DIR, else ~/.local/share/jupyter. */
 export function jupyterDataDir(): string {
   return process.env.JUPYTER_DATA_DIR ?? path.join(os.homedir(), '.local', 'share', 'jupyter');
 }
 
+/** Jupyter's configuration folder: JUPYTER_CONFIG_DIR, else ~/.jupyter. */
 export function jupyterConfigDir(): string {
   return process.env.JUPYTER_CONFIG_DIR ?? path.join(os.homedir(), '.jupyter');
 }

@@ -17,6 +17,7 @@ import { exportFigure, renderFigure } from './render';
 import { figuresDir } from './paths';
 import { toHtml, toMarkdown, TableOptions } from './table';
 
+/** plotly's own MIME type, which `show` sends with every chart (rendered by JupyterLab, VS Code and the schedlab-plotly extension). */
 export const PLOTLY_MIME = 'application/vnd.plotly.v1+json';
 
 function titleOf(fig: Figure): string {
@@ -60,6 +61,7 @@ function isFigure(x: unknown): x is Figure {
   return typeof x === 'object' && x !== null && 'layout' in x && Array.isArray((x as Figure).data);
 }
 
+/** True for a danfojs DataFrame or Series (anything with `columns`, `values` and `index` arrays), as `show` tells them from figures. */
 export function isFrameLike(x: unknown): x is FrameLike {
   if (typeof x !== 'object' || x === null) return false;
   const f = x as FrameLike;
@@ -119,7 +121,8 @@ export function frameBundle(frame: FrameLike, options: FrameShowOptions = {}): {
  * figure prints why it cannot display, and a frame prints as text.
  *
  * @example
- * const df = toFrame(jobs.map((j) => ({ id: j.id, wait: j.start - j.submit })));
+ * const run = simulateBatch(generateLublin({ jobs: 500, seed: 1, machineSize: 128 }), { machineSize: 128, policy: 'easy' });
+ * const df = toFrame(run.map((j) => ({ id: j.id, procs: j.procs, wait: j.wait })));
  * show(df);                          // first and last 10 rows
  * show(df, { from: 100, rows: 50 }); // rows 100–149
  */
@@ -173,6 +176,7 @@ export function figureStem(notebook: string, name: string): string {
  * figures folder).
  *
  * @example
+ * const rows = [0.5, 0.9].flatMap((load) => ['easy', 'fcfs'].map((policy) => ({ load, policy, meanBsld: policy === 'easy' ? 2 * load : 4 * load })));
  * const fig = lineChart({ data: rows, x: 'load', y: 'meanBsld', series: 'policy' });
  * await saveFigure(fig, 'my-study', 'bsld-vs-load'); // shown, and out/my-study/figures/fig01-bsld-vs-load.{svg,png,pdf}
  */

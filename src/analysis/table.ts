@@ -10,6 +10,7 @@ import type { Row } from './frame';
 import { display } from './display';
 import { makeFolder, writeFileSafely } from '../util/errors';
 
+/** How a table is written: columns and headers, decimals, title, LaTeX caption and label. */
 export interface TableOptions {
   /** Columns to include, in order (default: keys of the first record). */
   columns?: string[];
@@ -196,6 +197,10 @@ export interface WrittenTable {
  * Echoed in a notebook (a cell ending with it) the result reads
  * `[table written: out/<notebook>/tables/<name>.csv, .md, .tex]`, relative to
  * the notebook's folder.
+ *
+ * @example
+ * const written = writeTable([{ policy: 'easy', wait: 120.5 }], tablesDir('my-study'), 'waits', { caption: 'Mean wait', digits: 1 });
+ * console.log(written.latex); // absolute path of out/my-study/tables/waits.tex
  */
 export function writeTable(records: readonly Row[], dir: string, name: string, options: TableOptions = {}): WrittenTable {
   if (!/^[A-Za-z0-9._-]+$/.test(name)) throw new Error(`table name must be a plain file name, got "${name}"`);

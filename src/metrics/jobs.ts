@@ -34,6 +34,7 @@ export interface TimedJob {
   procs?: number;
 }
 
+/** One job's wait, response time, stretch and bounded slowdown. */
 export interface JobMetrics {
   id: number | string | undefined;
   wait: number;
@@ -101,6 +102,7 @@ function metricsOf(job: TimedJob, threshold: number | undefined, checks: boolean
   return m;
 }
 
+/** A run's means and maxima of the per-job metrics, makespan and utilization (`summarizeRun`). */
 export interface RunSummary {
   jobs: number;
   meanWait: number;
@@ -127,7 +129,14 @@ export interface RunSummary {
   lastEnd: number;
 }
 
-/** Averages and maxima of the per-job metrics, plus makespan and utilization. */
+/**
+ * Averages and maxima of the per-job metrics, plus makespan and utilization.
+ *
+ * @example
+ * const run = simulateBatch(generateLublin({ jobs: 500, seed: 1, machineSize: 128 }), { machineSize: 128, policy: 'conservative' });
+ * const s = summarizeRun(run, { machineSize: 128 });
+ * console.log(s.meanWait, s.meanBoundedSlowdown, s.utilization);
+ */
 export function summarizeRun(jobs: Iterable<TimedJob> & { readonly length: number }, options: { machineSize?: number; threshold?: number } = {}): RunSummary {
   const n = jobs.length;
   if (n === 0) throw new InputError('summarizeRun: no jobs', { source: 'summarizeRun', field: 'jobs' });

@@ -5,6 +5,7 @@
 import { WorkloadJob } from './job';
 import { InputError } from '../util/errors';
 
+/** Seconds in a week. */
 export const SECONDS_PER_WEEK = 7 * 24 * 3600;
 
 /** Smallest submit time (a loop: spreading 200,000 values into Math.min overflows the stack). */
@@ -29,6 +30,7 @@ export function rebase(jobs: readonly WorkloadJob[], origin = 0): WorkloadJob[] 
   return jobs.map((j) => ({ ...j, submit: j.submit - first + origin }));
 }
 
+/** Options of `weeklySegments`: segment length and start, rebasing to time 0, and the fewest jobs a kept segment has. */
 export interface SegmentOptions {
   /** Segment length in seconds (default one week). */
   length?: number;
@@ -66,6 +68,7 @@ export function weeklySegments(jobs: readonly WorkloadJob[], options: SegmentOpt
     .filter((b) => b.length >= minJobs);
 }
 
+/** Which jobs `cleanJobs` drops: invalid fields, oversize jobs, zero run times, statuses, memory over a limit. */
 export interface CleanOptions {
   /** Drop jobs with more processors than this. */
   machineSize?: number;
@@ -79,6 +82,7 @@ export interface CleanOptions {
   maxRequestedMemory?: number;
 }
 
+/** The jobs `cleanJobs` kept, and how many it dropped for each reason. */
 export interface CleanResult {
   jobs: WorkloadJob[];
   /** Jobs dropped, by reason (only reasons that dropped something appear). */

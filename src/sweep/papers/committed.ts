@@ -27,6 +27,7 @@ export function committedRoot(): string {
   return path.join(TOOLKIT_ROOT, 'results');
 }
 
+/** Where published results came from: notebook, sweep fingerprint and version, commit, cell count. */
 export interface Provenance {
   notebook: string;
   sweep: string;
@@ -128,6 +129,7 @@ export function runSpanMs(records: readonly { run: { startedAt: string; duration
   return records.length ? Math.round(last - first) : 0;
 }
 
+/** A notebook's published results: the results file, its provenance and how many cells they cover. */
 export interface CommittedResults {
   notebook: string;
   file: string;
@@ -189,6 +191,7 @@ function withoutFields(value: Json, fields: ReadonlySet<string>): Json {
   return value;
 }
 
+/** A published cell re-run live: its key and whether the record came out identical. */
 export interface VerifiedCell {
   key: string;
   identical: boolean;
