@@ -12,7 +12,7 @@ mkdir -p "$out/$name"
 # This clone's own kernel (registered here if the set-up has not done it yet), so
 # the notebook never runs on the tslab of another checkout registered as "tslab".
 kernel=${SCHEDLAB_KERNEL:-$(node -e 'const j = require("./dist/analysis/jupyter"); const n = j.kernelNameFor(process.cwd());
-  j.registerKernel(n, `TypeScript (schedlab: ${require("path").basename(process.cwd())})`); j.installNotebookExtension(); console.log(n)')}
+  j.registerKernel(n, j.kernelDisplayName(process.cwd())); j.installNotebookExtension(); console.log(n)')}
 start=$(date +%s)
 # Cells run with notebooks/ as the working directory, as in Jupyter.
 ( cd "$(dirname "$nb")" && /usr/bin/jupyter-nbconvert --to notebook --execute "$(basename "$nb")" \

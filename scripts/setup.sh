@@ -53,7 +53,7 @@ node node_modules/typescript/bin/tsc -p tsconfig.json --incremental --tsBuildInf
 # notebook extension renders charts from the local plotly bundle without trust.
 say "registering the kernel and the notebook extension"
 node -e 'const j = require("./dist/analysis/jupyter"); const n = j.kernelNameFor(process.cwd());
-  j.registerKernel(n, `TypeScript (schedlab: ${require("path").basename(process.cwd())})`); j.installNotebookExtension();
+  j.registerKernel(n, j.kernelDisplayName(process.cwd())); j.installNotebookExtension();
   console.error(`[setup] kernel ${n}`)'
 # The notebooks name "tslab" as their kernel: register it only where none exists.
 has_tslab=

@@ -9,6 +9,7 @@ import type { Row } from './frame';
 /** A plotly trace or layout: plain JSON. */
 export type PlotlyObject = Record<string, unknown>;
 
+/** A chart as plain plotly JSON (`data` traces and `layout`) with its size: shown by `show`, written by `exportFigure`/`saveFigure`. */
 export interface Figure {
   data: PlotlyObject[];
   layout: PlotlyObject;
@@ -109,6 +110,7 @@ export const FIGURE_STYLE = {
   height: 400,
 };
 
+/** Options every chart takes: title, axis labels, log axes and size in pixels. */
 export interface CommonOptions {
   title?: string;
   xLabel?: string;
@@ -145,6 +147,21 @@ function baseLayout(o: CommonOptions, extra: PlotlyObject = {}): PlotlyObject {
   };
 }
 
+/**
+ * Hover values of axes holding fractions: 5 significant digits with thousands
+ * separators (1,385.8 rather than plotly's raw 1385.8474033893926).
+ */
+export const HOVER_FORMAT = ',.5~r';
+
+/** True when a trace drawn on axis `xy`+`id` (x, x2, …) has a non-integer number on it. */
+function hasFractions(data: readonly PlotlyObject[], xy: 'x' | 'y', id: string): boolean {
+  return data.some((t) => {
+    if (String(t[`${xy}axis`] ?? xy) !== `${xy}${id === '1' ? '' : id}`) return false;
+    const values = t[xy];
+    return Array.isArray(values) && values.some((v) => typeof v === 'number' && Number.isFinite(v) && !Number.isInteger(v));
+  });
+}
+
 function figure(data: PlotlyObject[], o: CommonOptions, extra: PlotlyObject = {}): Figure {
   // Long series names (e.g. DFRS algorithm names) squeeze the plot when the
   // legend sits on the right: put it under the plot instead.
@@ -157,9 +174,10 @@ function figure(data: PlotlyObject[], o: CommonOptions, extra: PlotlyObject = {}
     : {};
   const layout = baseLayout(o, { ...extra, ...legend });
   for (const key of Object.keys(layout)) {
-    const m = /^([xy])axis\d*$/.exec(key);
+    const m = /^([xy])axis(\d*)$/.exec(key);
     const a = layout[key] as PlotlyObject;
     if (m && a.type === 'log') Object.assign(a, logTicks(data, m[1] as 'x' | 'y'));
+    if (m && a.type !== 'category' && a.hoverformat === undefined && hasFractions(data, m[1] as 'x' | 'y', m[2])) a.hoverformat = HOVER_FORMAT;
   }
   if (below) layout.margin = { ...(layout.margin as PlotlyObject), b: 70 + rows * 20 };
   return { data, layout, width: o.width ?? FIGURE_STYLE.width, height };
@@ -207,6 +225,7 @@ function numberField(r: Row, field: string, chart: string): number {
   return v;
 }
 
+/** Options of `lineChart`: the records, x and y columns, series and panel columns, error bars and markers. */
 export interface LineChartOptions extends CommonOptions {
   data: readonly Row[];
   x: string;
@@ -287,7 +306,13 @@ function lineTraces(o: LineChartOptions, rowsIn: readonly Row[], axes: PlotlyObj
   return traces;
 }
 
-/** One curve per series over a swept parameter (load curves, sensitivity curves); `facet` splits into panels. */
+/**
+ * One curve per series over a swept parameter (load curves, sensitivity curves); `facet` splits into panels.
+ *
+ * @example
+ * const rows = [0.5, 0.7, 0.9].flatMap((load) => ['easy', 'fcfs'].map((policy) => ({ load, policy, meanBsld: policy === 'easy' ? load * 3 : load * 5 })));
+ * await show(lineChart({ data: rows, x: 'load', y: 'meanBsld', series: 'policy', xLabel: 'offered load', yLabel: 'mean bounded slowdown' }));
+ */
 export function lineChart(o: LineChartOptions): Figure {
   const seen = new Set<string>();
   const traces: PlotlyObject[] = [];
@@ -322,6 +347,7 @@ export function lineChart(o: LineChartOptions): Figure {
   return figure(traces, { ...o, width }, extra);
 }
 
+/** Options of `barChart`: the records, the category and value columns, and how bars of a series are laid out. */
 export interface BarChartOptions extends CommonOptions {
   data: readonly Row[];
   x: string;
@@ -357,6 +383,7 @@ export function barChart(o: BarChartOptions): Figure {
   return figure(traces, { ...o }, { barmode: o.mode ?? 'group', bargap: 0.2, bargroupgap: 0.05, xaxis: { ...(base.xaxis as PlotlyObject), type: 'category' } });
 }
 
+/** Options of `cdfChart`: the records, the value column and the series column. */
 export interface CdfChartOptions extends CommonOptions {
   data: readonly Row[];
   value: string;
@@ -413,6 +440,7 @@ export function cdfChart(o: CdfChartOptions): Figure {
   return figure(traces, { yLabel: 'fraction ≤ x', ...o });
 }
 
+/** Options of `scatterChart`: the records, x and y columns and the series column. */
 export interface ScatterChartOptions extends CommonOptions {
   data: readonly Row[];
   x: string;
@@ -440,6 +468,7 @@ export function scatterChart(o: ScatterChartOptions): Figure {
   return figure(traces, o);
 }
 
+/** Options of `ganttChart`: the rows (one bar each), their start, end and lane columns, and an optional hover label. */
 export interface GanttChartOptions extends CommonOptions {
   data: readonly Row[];
   /** Field naming the row (a node, a PE range, a job). */

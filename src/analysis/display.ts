@@ -7,6 +7,7 @@
  */
 import * as path from 'path';
 
+/** Notebook output by MIME type (`text/html`, `image/png` as base64, `text/plain`, …), as `display` sends it. */
 export type MimeBundle = Record<string, unknown>;
 
 interface TslabJupyter {

@@ -8,6 +8,7 @@ import type { DataFrame } from 'danfojs/dist/danfojs-browser/src/index';
 
 export type { DataFrame };
 
+/** One record of a table or DataFrame: column name to value. */
 export type Row = Record<string, unknown>;
 
 let danfo: typeof import('danfojs/dist/danfojs-browser/src/index') | undefined;
@@ -30,7 +31,14 @@ export function danfojs(): typeof import('danfojs/dist/danfojs-browser/src/index
   return danfo as typeof import('danfojs/dist/danfojs-browser/src/index');
 }
 
-/** Build a DataFrame from an array of plain records (all records should share keys). */
+/**
+ * Build a DataFrame from an array of plain records (all records should share keys).
+ *
+ * @example
+ * const df = toFrame([{ policy: 'easy', wait: 120 }, { policy: 'fcfs', wait: 300 }]);
+ * const byPolicy = df.groupby(['policy']).agg({ wait: 'mean' });
+ * show(byPolicy);
+ */
 export function toFrame(records: readonly Row[]): DataFrame {
   if (!Array.isArray(records)) throw new TypeError('toFrame expects an array of records');
   if (records.length === 0) throw new RangeError('toFrame: no records (danfojs cannot build an empty frame without columns)');

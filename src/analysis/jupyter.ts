@@ -16,17 +16,21 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { makeFolder } from '../util/errors';
+import { explainFsError, InputError, writeFileSafely } from '../util/errors';
+import { repoRoot } from '../util/repo';
 import { hashString } from '../util/random';
 import { plotlyBundlePath } from './render';
 import { PLOTLY_MIME } from './show';
 
+/** Name of the classic-notebook extension that draws plotly charts without trust (`schedlab-plotly`). */
 export const NBEXTENSION = 'schedlab-plotly';
 
+/** Jupyter's data folder (kernels, nbextensions): JUPYTER_DATA_DIR, else ~/.local/share/jupyter. */
 export function jupyterDataDir(): string {
   return process.env.JUPYTER_DATA_DIR ?? path.join(os.homedir(), '.local', 'share', 'jupyter');
 }
 
+/** Jupyter's configuration folder: JUPYTER_CONFIG_DIR, else ~/.jupyter. */
 export function jupyterConfigDir(): string {
   return process.env.JUPYTER_CONFIG_DIR ?? path.join(os.homedir(), '.jupyter');
 }
@@ -88,9 +92,78 @@ define(['base/js/namespace', 'notebook/js/outputarea', 'require'], function (Jup
 });
 `;
 
-function writeIfChanged(file: string, content: string | Buffer): void {
-  if (fs.existsSync(file) && fs.readFileSync(file).equals(Buffer.isBuffer(content) ? content : Buffer.from(content))) return;
-  fs.writeFileSync(file, content);
+/**
+ * A file a Jupyter set-up step writes: `content`, or a copy of `copyFrom`.
+ * Steps are computed first and written after, so that `schedlab init` can
+ * check every file it reads before it writes anything (and undo what it wrote).
+ */
+export interface PlannedFile {
+  path: string;
+  content?: string;
+  copyFrom?: string;
+}
+
+/** True when `f` already holds what the plan would write. */
+export function plannedFileCurrent(f: PlannedFile): boolean {
+  if (!fs.existsSync(f.path)) return false;
+  if (f.content !== undefined) return fs.readFileSync(f.path).equals(Buffer.from(f.content));
+  const target = fs.statSync(f.path);
+  const source = fs.statSync(f.copyFrom as string);
+  return target.size === source.size && target.mtimeMs >= source.mtimeMs;
+}
+
+/** Write the planned files that differ from what is there (each one whole or not at all). */
+export function writePlannedFiles(files: readonly PlannedFile[]): void {
+  for (const f of files) {
+    if (plannedFileCurrent(f)) continue;
+    writeFileSafely(f.path, f.content ?? fs.readFileSync(f.copyFrom as string));
+  }
+}
+
+/**
+ * The classic notebook's `nbconfig/notebook.json`, read as a user file: an
+ * empty file is an empty configuration; anything that is not a JSON object is
+ * an InputError naming the file (nothing is written over it).
+ */
+export function readNotebookConfig(file: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new InputError(`cannot read the Jupyter configuration: ${explainFsError(e)}`, { source: file });
+  }
+  if (text.trim() === '') return {};
+  let config: unknown;
+  try {
+    config = JSON.parse(text);
+  } catch (e) {
+    throw new InputError(`not valid JSON (${(e as Error).message}); fix or remove this Jupyter configuration file`, { source: file });
+  }
+  if (config === null || typeof config !== 'object' || Array.isArray(config)) {
+    throw new InputError('a Jupyter configuration file must hold a JSON object; fix or remove it', { source: file });
+  }
+  const load = (config as Record<string, unknown>).load_extensions;
+  if (load !== undefined && (load === null || typeof load !== 'object' || Array.isArray(load))) {
+    throw new InputError('"load_extensions" must be a JSON object; fix or remove it', { source: file, field: 'load_extensions' });
+  }
+  return config as Record<string, unknown>;
+}
+
+/** The files that install and enable the `schedlab-plotly` extension (reads and checks notebook.json). */
+export function notebookExtensionFiles(dataDir = jupyterDataDir(), configDir = jupyterConfigDir()): PlannedFile[] {
+  const dir = path.join(dataDir, 'nbextensions', NBEXTENSION);
+  const files: PlannedFile[] = [
+    { path: path.join(dir, 'main.js'), content: MAIN_JS },
+    { path: path.join(dir, 'plotly.js'), copyFrom: plotlyBundlePath() },
+  ];
+  const file = path.join(configDir, 'nbconfig', 'notebook.json');
+  const config = readNotebookConfig(file);
+  const load = (config.load_extensions ?? {}) as Record<string, unknown>;
+  if (load[`${NBEXTENSION}/main`] !== true) {
+    files.push({ path: file, content: JSON.stringify({ ...config, load_extensions: { ...load, [`${NBEXTENSION}/main`]: true } }, null, 2) + '\n' });
+  }
+  return files;
 }
 
 /**
@@ -98,31 +171,28 @@ function writeIfChanged(file: string, content: string | Buffer): void {
  * Idempotent. Returns the extension folder.
  */
 export function installNotebookExtension(dataDir = jupyterDataDir(), configDir = jupyterConfigDir()): string {
-  const dir = path.join(dataDir, 'nbextensions', NBEXTENSION);
-  makeFolder(dir);
-  writeIfChanged(path.join(dir, 'main.js'), MAIN_JS);
-  const bundle = plotlyBundlePath();
-  const target = path.join(dir, 'plotly.js');
-  const stale = !fs.existsSync(target) || fs.statSync(target).size !== fs.statSync(bundle).size || fs.statSync(target).mtimeMs < fs.statSync(bundle).mtimeMs;
-  if (stale) fs.copyFileSync(bundle, target);
+  writePlannedFiles(notebookExtensionFiles(dataDir, configDir));
+  return path.join(dataDir, 'nbextensions', NBEXTENSION);
+}
 
-  const nbconfig = path.join(configDir, 'nbconfig');
-  makeFolder(nbconfig);
-  const file = path.join(nbconfig, 'notebook.json');
-  const config = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
-  const load = (config.load_extensions ?? {}) as Record<string, boolean>;
-  if (load[`${NBEXTENSION}/main`] !== true) {
-    config.load_extensions = { ...load, [`${NBEXTENSION}/main`]: true };
-    fs.writeFileSync(file, JSON.stringify(config, null, 2) + '\n');
-  }
-  return dir;
+function folderHash(folder: string): string {
+  return (hashString(path.resolve(folder)) >>> 0).toString(16).padStart(8, '0').slice(0, 8);
 }
 
 /** A kernel name unique to a folder: `schedlab-<folder name>-<hash of its path>`. */
 export function kernelNameFor(folder: string): string {
   const abs = path.resolve(folder);
   const slug = path.basename(abs).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 24) || 'project';
-  return `schedlab-${slug}-${(hashString(abs) >>> 0).toString(16).padStart(8, '0').slice(0, 8)}`;
+  return `schedlab-${slug}-${folderHash(abs)}`;
+}
+
+/**
+ * The name Jupyter's kernel menu shows for a folder's kernel:
+ * `TypeScript (schedlab: <folder name>, <hash of its path>)`, so two clones
+ * or projects with the same folder name are told apart.
+ */
+export function kernelDisplayName(folder: string): string {
+  return `TypeScript (schedlab: ${path.basename(path.resolve(folder))}, ${folderHash(folder)})`;
 }
 
 /** The tslab command of this installation (its own node_modules). */
@@ -131,15 +201,47 @@ export function tslabCommand(): string[] {
   return [process.execPath, path.join(path.dirname(pkg), 'bin', 'tslab')];
 }
 
+/** The installation whose kernel entry point a kernel spec runs (the one this file belongs to). */
+function kernelEntry(): string {
+  return path.join(repoRoot(), 'dist', 'bin', 'kernel.js');
+}
+
+/**
+ * The launcher kept in the kernel's folder: it runs this installation's
+ * kernel (tslab with readable errors, bin/kernel.ts), and when that
+ * installation is gone it says so and how to repair the project instead of
+ * failing with a module-not-found trace.
+ */
+function kernelLauncher(name: string, repair: string): string {
+  const entry = kernelEntry();
+  return `// Jupyter kernel "${name}", written by schedlab: runs the schedlab installation at ${path.dirname(path.dirname(path.dirname(entry)))}.
+const entry = ${JSON.stringify(entry)};
+if (!require('fs').existsSync(entry)) {
+  process.stderr.write(${JSON.stringify(`schedlab kernel ${name}: the schedlab installation it runs is gone (${entry} not found). ${repair}\n`)});
+  process.exit(1);
+}
+require(entry).startKernel(process.argv[2]);
+`;
+}
+
+/** The kernel spec files of `name`: kernel.json and its launcher. */
+export function kernelSpecFiles(name: string, displayName: string, options: { dataDir?: string; repair?: string } = {}): PlannedFile[] {
+  const dir = path.join(options.dataDir ?? jupyterDataDir(), 'kernels', name);
+  const launcher = path.join(dir, 'launch.js');
+  const spec = { argv: [process.execPath, launcher, '{connection_file}'], display_name: displayName, language: 'typescript' };
+  const repair = options.repair ?? 'Run the schedlab set-up again from an installation that exists.';
+  return [
+    { path: launcher, content: kernelLauncher(name, repair) },
+    { path: path.join(dir, 'kernel.json'), content: JSON.stringify(spec, null, 1) + '\n' },
+  ];
+}
+
 /**
  * Register a tslab kernel spec `name` running this installation's tslab.
  * Idempotent. Returns the kernel.json path.
  */
 export function registerKernel(name: string, displayName: string, dataDir = jupyterDataDir()): string {
-  const dir = path.join(dataDir, 'kernels', name);
-  makeFolder(dir);
-  const spec = { argv: [...tslabCommand(), 'kernel', '--config-path', '{connection_file}'], display_name: displayName, language: 'typescript' };
-  const file = path.join(dir, 'kernel.json');
-  writeIfChanged(file, JSON.stringify(spec, null, 1) + '\n');
-  return file;
+  const files = kernelSpecFiles(name, displayName, { dataDir });
+  writePlannedFiles(files);
+  return files[files.length - 1].path;
 }

@@ -5,6 +5,7 @@
  */
 import { lineReporter, tslabReporter, type SweepProgress } from '../sweep/progress';
 
+/** A progress line for a plain loop: `step()` per step, `end()` at the end. */
 export interface LoopProgress {
   /** One more item done. */
   step(): void;
@@ -12,6 +13,7 @@ export interface LoopProgress {
   end(): void;
 }
 
+/** A progress line for a loop of `total` steps named `name` (a live bar in a notebook, occasional lines elsewhere). */
 export function loopProgress(name: string, total: number): LoopProgress {
   const reporter = tslabReporter() ?? lineReporter();
   const started = Date.now();

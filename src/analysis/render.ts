@@ -80,8 +80,10 @@ export async function closeRenderer(): Promise<void> {
   }
 }
 
+/** Static image formats a figure is rendered to. */
 export type ImageFormat = 'png' | 'svg' | 'pdf';
 
+/** Options of `renderFigure`: pixel scale of PNG output. */
 export interface RenderOptions {
   /** Pixel density of PNG output (default 2: crisp at the figure's CSS size). */
   scale?: number;

@@ -11,10 +11,13 @@
  */
 import * as path from 'path';
 import type { Figure } from './charts';
+import type { Row } from './frame';
 import { display, displayUnavailableReason } from './display';
 import { exportFigure, renderFigure } from './render';
 import { figuresDir } from './paths';
+import { toHtml, toMarkdown, TableOptions } from './table';
 
+/** plotly's own MIME type, which `show` sends with every chart (rendered by JupyterLab, VS Code and the schedlab-plotly extension). */
 export const PLOTLY_MIME = 'application/vnd.plotly.v1+json';
 
 function titleOf(fig: Figure): string {
@@ -36,10 +39,102 @@ export function figureBundle(fig: Figure, pngBase64: string): { data: Record<str
 }
 
 /**
- * Display a figure inline (interactive chart + static image). Outside a
- * notebook it prints why it cannot display, and how to write the figure out.
+ * A danfojs DataFrame or Series, as `show` reads it (its columns, values and
+ * index), so that displaying one does not load danfojs.
  */
-export async function show(fig: Figure): Promise<void> {
+export interface FrameLike {
+  columns: string[];
+  values: unknown[] | unknown[][];
+  index: (string | number)[];
+  ndim?: number;
+}
+
+/** How `show` displays a frame: `rows` rows (default 20) starting at row `from` (default: first and last halves). */
+export interface FrameShowOptions extends Pick<TableOptions, 'digits' | 'title'> {
+  /** Rows shown at most (default 20): the first and last halves of the frame, or `rows` rows from `from`. */
+  rows?: number;
+  /** First row shown (0-based): pages through a large frame, `rows` at a time. */
+  from?: number;
+}
+
+function isFigure(x: unknown): x is Figure {
+  return typeof x === 'object' && x !== null && 'layout' in x && Array.isArray((x as Figure).data);
+}
+
+/** True for a danfojs DataFrame or Series (anything with `columns`, `values` and `index` arrays), as `show` tells them from figures. */
+export function isFrameLike(x: unknown): x is FrameLike {
+  if (typeof x !== 'object' || x === null) return false;
+  const f = x as FrameLike;
+  return Array.isArray(f.columns) && Array.isArray(f.values) && Array.isArray(f.index);
+}
+
+/**
+ * The MIME bundle `show` sends for a frame: an HTML table and its Markdown
+ * text, with the index as first column, at most `rows` rows and a line
+ * saying how many rows are hidden and how to see them.
+ */
+export function frameBundle(frame: FrameLike, options: FrameShowOptions = {}): { 'text/html': string; 'text/plain': string } {
+  const max = options.rows ?? 20;
+  if (!(Number.isInteger(max) && max > 0)) throw new RangeError(`show: rows must be a positive integer, got ${max}`);
+  const n = frame.index.length;
+  const series = frame.ndim === 1 || !frame.values.every((v) => Array.isArray(v));
+  const cols = frame.columns.map(String);
+  const row = (i: number): Row => {
+    const r: Row = { '': frame.index[i] };
+    const values = series ? [frame.values[i]] : (frame.values[i] as unknown[]);
+    cols.forEach((c, j) => (r[c] = values[j]));
+    return r;
+  };
+  const gap = '…';
+  let shown: Row[];
+  let note: string;
+  if (options.from !== undefined) {
+    if (!(Number.isInteger(options.from) && options.from >= 0)) throw new RangeError(`show: from must be an integer >= 0, got ${options.from}`);
+    const end = Math.min(n, options.from + max);
+    shown = [];
+    for (let i = options.from; i < end; i++) shown.push(row(i));
+    note = `rows ${options.from}–${end - 1} of ${n}` + (n > end - options.from ? `; ${n - (end - options.from)} rows hidden (show(frame, { from, rows }) pages)` : '');
+  } else if (n > max) {
+    const head = Math.ceil(max / 2);
+    const tail = max - head;
+    shown = [];
+    for (let i = 0; i < head; i++) shown.push(row(i));
+    shown.push({ '': gap, ...Object.fromEntries(cols.map((c) => [c, gap])) });
+    for (let i = n - tail; i < n; i++) shown.push(row(i));
+    note = `${n} rows × ${cols.length} columns; ${n - max} rows hidden (show(frame, { from, rows }) pages)`;
+  } else {
+    shown = [];
+    for (let i = 0; i < n; i++) shown.push(row(i));
+    note = `${n} rows × ${cols.length} columns`;
+  }
+  const table = { columns: ['', ...cols], digits: options.digits ?? 3, ...(options.title ? { title: options.title } : {}) };
+  return {
+    'text/html': `${toHtml(shown, table)}<div style="font-size:11px;color:#666;padding:2px 0">${note}</div>`,
+    'text/plain': `${toMarkdown(shown, table)}\n${note}`,
+  };
+}
+
+/**
+ * Display a figure inline (interactive chart + static image), or a danfojs
+ * DataFrame or Series as a table (at most 20 rows: the first and last ten,
+ * saying how many are hidden; `{ from, rows }` pages). Outside a notebook a
+ * figure prints why it cannot display, and a frame prints as text.
+ *
+ * @example
+ * const run = simulateBatch(generateLublin({ jobs: 500, seed: 1, machineSize: 128 }), { machineSize: 128, policy: 'easy' });
+ * const df = toFrame(run.map((j) => ({ id: j.id, procs: j.procs, wait: j.wait })));
+ * show(df);                          // first and last 10 rows
+ * show(df, { from: 100, rows: 50 }); // rows 100–149
+ */
+export function show(frame: FrameLike, options?: FrameShowOptions): void;
+export function show(fig: Figure): Promise<void>;
+export function show(x: Figure | FrameLike, options: FrameShowOptions = {}): Promise<void> | void {
+  if (isFigure(x)) return showFigure(x);
+  if (!isFrameLike(x)) throw new TypeError('show: expects a figure (lineChart, barChart, …) or a danfojs DataFrame or Series');
+  display(frameBundle(x, options));
+}
+
+async function showFigure(fig: Figure): Promise<void> {
   const reason = displayUnavailableReason();
   if (reason !== undefined) {
     console.log(`[figure "${titleOf(fig)}" (${fig.data.length} traces) not displayed: ${reason}; exportFigure(fig, path) writes it to SVG/PNG/PDF]`);
@@ -49,7 +144,11 @@ export async function show(fig: Figure): Promise<void> {
   const png = (await renderFigure(fig, 'png', { scale: 1.5 })).toString('base64');
   const { data, metadata } = figureBundle(fig, png);
   display(data, metadata);
+  shown.add(fig);
 }
+
+/** Figures `show` displayed, so that `saveFigure` after `show` does not draw the chart twice. */
+const shown = new WeakSet<Figure>();
 
 const figureNumbers = new Map<string, Map<string, number>>();
 
@@ -71,10 +170,17 @@ export function figureStem(notebook: string, name: string): string {
 
 /**
  * Show a figure and write it as SVG, PNG and PDF to
- * `figuresDir(notebook)/fig<NN>-<slug>.*`. Returns nothing, so a cell ending
- * with it shows no value (the files are listed in the figures folder).
+ * `figuresDir(notebook)/fig<NN>-<slug>.*`: one call does both. A figure that
+ * `show` already displayed is not displayed a second time. Returns nothing,
+ * so a cell ending with it shows no value (the files are listed in the
+ * figures folder).
+ *
+ * @example
+ * const rows = [0.5, 0.9].flatMap((load) => ['easy', 'fcfs'].map((policy) => ({ load, policy, meanBsld: policy === 'easy' ? 2 * load : 4 * load })));
+ * const fig = lineChart({ data: rows, x: 'load', y: 'meanBsld', series: 'policy' });
+ * await saveFigure(fig, 'my-study', 'bsld-vs-load'); // shown, and out/my-study/figures/fig01-bsld-vs-load.{svg,png,pdf}
  */
 export async function saveFigure(fig: Figure, notebook: string, slug: string): Promise<void> {
-  await show(fig);
+  if (!shown.has(fig)) await show(fig);
   await exportFigure(fig, path.join(figuresDir(notebook), figureStem(notebook, slug)));
 }

@@ -68,6 +68,7 @@ export function confidenceHalfWidth(values: readonly number[], confidence = 0.95
   return (tCritical(values.length - 1, confidence) * s) / Math.sqrt(values.length);
 }
 
+/** One group of a `summarize` result: the group keys, then mean, standard deviation, count and CI half-width per value column. */
 export interface SummaryRow extends Row {
   n: number;
   mean: number;
@@ -78,6 +79,7 @@ export interface SummaryRow extends Row {
   ci95: number;
 }
 
+/** Options of `summarize`: grouping columns, value columns and the confidence level. */
 export interface SummarizeOptions {
   /** Keys to group by, in order; groups appear in order of first appearance. */
   by: string[];
@@ -93,6 +95,10 @@ export interface SummarizeOptions {
  * sample standard deviation, min, max and the half-width of the 95% CI of the
  * mean. Non-finite values are an error: a summary must never hide a broken run.
  * (Per-family summaries such as dfrs.avgStdMax are thin wrappers over it.)
+ *
+ * @example
+ * const rows = [1, 2, 3].flatMap((seed) => ['easy', 'fcfs'].map((policy) => ({ policy, seed, wait: seed * (policy === 'easy' ? 10 : 20) })));
+ * showTable(summarize(rows, { by: ['policy'], value: 'wait' }));
  */
 export function summarize(data: readonly Row[] | DataFrame, options: SummarizeOptions): SummaryRow[] {
   const records: readonly Row[] = Array.isArray(data) ? data : fromFrame(data as DataFrame);

@@ -5,10 +5,12 @@
  * (CSV keeps full precision so results can be re-read exactly).
  */
 import * as path from 'path';
+import { inspect } from 'util';
 import type { Row } from './frame';
 import { display } from './display';
 import { makeFolder, writeFileSafely } from '../util/errors';
 
+/** How a table is written: columns and headers, decimals, title, LaTeX caption and label. */
 export interface TableOptions {
   /** Columns to include, in order (default: keys of the first record). */
   columns?: string[];
@@ -177,6 +179,12 @@ export function showTable(records: readonly Row[], options: TableOptions = {}): 
   display({ 'text/html': toHtml(records, options), 'text/plain': toMarkdown(records, options) });
 }
 
+/** `file` relative to the working directory (the notebook's folder) when that is shorter. */
+export function shortPath(file: string): string {
+  const rel = path.relative(process.cwd(), file);
+  return rel && rel.length < file.length ? rel : file;
+}
+
 /** The files `writeTable` produced. */
 export interface WrittenTable {
   csv: string;
@@ -184,7 +192,16 @@ export interface WrittenTable {
   latex: string;
 }
 
-/** Write `<dir>/<name>.csv`, `.md` and `.tex`; returns their paths. */
+/**
+ * Write `<dir>/<name>.csv`, `.md` and `.tex`; returns their absolute paths.
+ * Echoed in a notebook (a cell ending with it) the result reads
+ * `[table written: out/<notebook>/tables/<name>.csv, .md, .tex]`, relative to
+ * the notebook's folder.
+ *
+ * @example
+ * const written = writeTable([{ policy: 'easy', wait: 120.5 }], tablesDir('my-study'), 'waits', { caption: 'Mean wait', digits: 1 });
+ * console.log(written.latex); // absolute path of out/my-study/tables/waits.tex
+ */
 export function writeTable(records: readonly Row[], dir: string, name: string, options: TableOptions = {}): WrittenTable {
   if (!/^[A-Za-z0-9._-]+$/.test(name)) throw new Error(`table name must be a plain file name, got "${name}"`);
   makeFolder(dir);
@@ -194,5 +211,6 @@ export function writeTable(records: readonly Row[], dir: string, name: string, o
   writeFileSafely(out.csv, toCsv(records, options));
   writeFileSafely(out.markdown, toMarkdown(records, options));
   writeFileSafely(out.latex, toLatex(records, options));
+  Object.defineProperty(out, inspect.custom, { enumerable: false, value: () => `[table written: ${shortPath(out.csv)}, .md, .tex]` });
   return out;
 }

@@ -5,6 +5,7 @@
  */
 import { InputError } from '../util/errors';
 
+/** A job as the timeline helpers read it: submit, start and end times and processors. */
 export interface ScheduledJob {
   submit: number;
   start: number;
@@ -12,6 +13,7 @@ export interface ScheduledJob {
   procs: number;
 }
 
+/** One instant of a timeline: from `time` on, the utilization and the running and queued jobs. */
 export interface TimelineRow {
   [key: string]: unknown;
   time: number;
@@ -52,6 +54,7 @@ export function occupancyTimeline(jobs: readonly ScheduledJob[], machineSize: nu
   return rows;
 }
 
+/** One bar of a processor-level Gantt chart: a job on a processor from start to end. */
 export interface ProcessorGanttRow {
   [key: string]: unknown;
   processor: number;

@@ -72,6 +72,7 @@ export function boundedStretch(flowTime: number, runtime: number, threshold = ST
   return Math.max(1, flowTime / Math.max(threshold, runtime));
 }
 
+/** The machine and rules under which a maximum stretch is tested for feasibility: nodes, cores, stretch threshold. */
 export interface StretchFeasibilityOptions {
   /** Number of nodes |P| (total CPU capacity in node-units). */
   nodes: number;
@@ -100,11 +101,13 @@ export interface LpModel {
   options?: { timeout?: number };
 }
 
+/** Options of `maxStretchLowerBound`: the feasibility options plus search tolerance and method (max-flow or LP). */
 export interface MaxStretchBoundOptions extends StretchFeasibilityOptions {
   /** Relative width at which the binary search stops: upper/bound <= 1 + tolerance. Default 1e-4. */
   tolerance?: number;
 }
 
+/** Result of `maxStretchLowerBound`: the bound, the upper end of its search, iterations and the jobs used. */
 export interface MaxStretchBound {
   /**
    * Lower bound on the optimal maximum bounded stretch: the largest target

@@ -14,7 +14,7 @@ import { columnsOfferedLoad, columnsScaledToLoad, JobColumns, toColumns } from '
 import { loadTrace, traceManifest } from '../workloads/traces';
 import { simulateBatchColumns, BatchEstimates, BatchQueueOrder, BATCH_QUEUE_ORDERS } from '../schedulers/batch/simulate';
 import { BATCH_POLICIES, BatchPolicy, BatchPolicySpec } from '../schedulers/batch/policies';
-import { summarizeRun, BOUNDED_SLOWDOWN_THRESHOLD } from '../metrics/jobs';
+import { jobMetrics, summarizeRun, BOUNDED_SLOWDOWN_THRESHOLD, RunSummary } from '../metrics/jobs';
 import { readSwf } from '../workloads/swf';
 import { WorkloadJob } from '../workloads/job';
 import { simulateBatch } from '../schedulers/batch/simulate';
@@ -233,7 +233,7 @@ export async function simulateMain(argv: readonly string[], out: (s: string) => 
   out(`wait          mean ${fmt(s.meanWait, 1)} s, max ${fmt(s.maxWait, 0)} s`);
   out(`response      mean ${fmt(s.meanResponse, 1)} s, max ${fmt(s.maxResponse, 0)} s`);
   out(`bounded sld   mean ${fmt(s.meanBoundedSlowdown, 2)}, max ${fmt(s.maxBoundedSlowdown, 1)} (threshold ${threshold} s)`);
-  out(`stretch       mean ${fmt(s.meanStretch, 2)}, max ${fmt(s.maxStretch, 1)}`);
+  out(`stretch       ${stretchText(s)}`);
   out(`utilization   ${fmt(s.utilization, 3)} over makespan ${fmt(s.makespan, 0)} s`);
   const outFile = flags.get('out');
   if (outFile) {
@@ -256,6 +256,13 @@ function workloadName(flags: Map<string, string>): string {
   if (flags.has('lublin')) return 'lublin';
   const base = path.basename(flags.get('trace') as string).replace(/\.gz$/, '').replace(/\.swf$/, '');
   return base.replace(/[,"\s]/g, '_') || 'w0';
+}
+
+/** Stretch over the jobs where it is finite, saying how many were left out (zero run time, waited). */
+function stretchText(s: RunSummary): string {
+  const left = s.jobs - s.stretchJobs;
+  if (s.stretchJobs === 0) return `undefined: all ${s.jobs} jobs have zero run time and waited (see bounded sld)`;
+  return `mean ${fmt(s.meanStretch, 2)}, max ${fmt(s.maxStretch, 1)}${left > 0 ? ` (over ${s.stretchJobs} jobs; ${left} of zero run time that waited left out: infinite stretch)` : ''}`;
 }
 
 function dropText(dropped: Record<string, number>): string {

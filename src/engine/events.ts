@@ -20,6 +20,7 @@ export type EventHandler<A = undefined> = (sim: Simulation, arg: A) => void;
 /** A pending event's handle, for `cancel` (a number; stale handles are ignored). */
 export type EventId = number;
 
+/** Options of one scheduled event: its priority among events at the same time, and its kind. */
 export interface EventOptions {
   /** Order among events at the same time: lower first (default 0). */
   priority?: number;
@@ -27,6 +28,7 @@ export interface EventOptions {
   kind?: string;
 }
 
+/** Options of a `Simulation`: start time and the event limit that stops a run-away simulation. */
 export interface SimulationOptions {
   /** Start time of the clock (default 0). */
   startTime?: number;
@@ -41,6 +43,7 @@ const SLOTS = 2 ** 26;
 const MAX_GEN = 2 ** 27 - 2;
 const NO_OPTIONS: EventOptions = {};
 
+/** The discrete-event core: a clock and a binary-heap event queue with a stable tie-break; `step()` and `run()`. */
 export class Simulation {
   // Per slot made so far (`slots`): time, priority, sequence number, generation, heap position
   // (−1: free), handler, argument, label.

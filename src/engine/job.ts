@@ -9,6 +9,7 @@
  */
 import { WorkloadJob } from '../workloads/job';
 
+/** A job inside a simulation: its request (tasks, CPU and memory needs) and its state as the simulator advances it. */
 export interface SimJob {
   id: number;
   /** Submit (release) time, seconds. */

@@ -23,11 +23,13 @@ export interface TaskShare {
   memory: number;
 }
 
+/** One task's share of a node: which node, and the CPU fraction it gets there. */
 export interface Placement extends TaskShare {
   ref: TaskRef;
   node: number;
 }
 
+/** Capacity of each node of a `Platform`: CPU and memory. */
 export interface PlatformOptions {
   /** CPU capacity of one node (default 1). */
   cpu?: number;
@@ -40,6 +42,7 @@ export const CAPACITY_EPSILON = 1e-9;
 
 const keyOf = (ref: TaskRef): string => `${ref.job}#${ref.task}`;
 
+/** A cluster of identical multi-core nodes with CPU and memory capacity, tracking which tasks are placed where. */
 export class Platform {
   readonly nodeCount: number;
   readonly cpuCapacity: number;

@@ -74,6 +74,7 @@ export function checkProfileChange(p: ProfileChangeTarget, start: number, end: n
   return true;
 }
 
+/** Free processors over future time as a step function: reserve, release and find the earliest window that fits a job. */
 export class ProcessorProfile {
   private times: number[];
   private free: number[];

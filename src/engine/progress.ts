@@ -14,6 +14,7 @@
  */
 import { EventId, Simulation } from './events';
 
+/** The id by which progress is tracked for a job. */
 export type JobKey = number | string;
 
 interface Entry {
@@ -28,6 +29,7 @@ interface Entry {
   event?: EventId;
 }
 
+/** Options of a `ProgressTracker`: the simulation it schedules completions in, the completion callback, its tolerance and event priority. */
 export interface ProgressTrackerOptions {
   /** Simulation on which completion events are scheduled. */
   sim?: Simulation;
@@ -39,6 +41,7 @@ export interface ProgressTrackerOptions {
   priority?: number;
 }
 
+/** Work done by each running job under changing CPU shares: exact completion times for time-sharing schedulers. */
 export class ProgressTracker {
   private readonly entries = new Map<JobKey, Entry>();
   private readonly sim?: Simulation;

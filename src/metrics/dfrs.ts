@@ -65,6 +65,7 @@ export function degradationFromBound(maxStretch: number, bound: number): number 
   return maxStretch / bound;
 }
 
+/** How much capacity a schedule left idle while jobs could have used it, absolute and relative to the work. */
 export interface Underutilization {
   /** ∫ min(|P|, D(t)) − u(t) dt, node-seconds. */
   underutilization: number;
@@ -122,6 +123,7 @@ export interface RescheduledJob extends FinishedDfrsJob {
   tasksMigrated: number;
 }
 
+/** Options of `reschedulingCosts`: the memory of a node, which sizes a moved task image. */
 export interface ReschedulingOptions {
   /**
    * Memory of one node in GB (default 8: the paper's footnote sizes a task at
@@ -130,6 +132,7 @@ export interface ReschedulingOptions {
   nodeMemoryGB?: number;
 }
 
+/** Preemptions and migrations of a DFRS run, per hour and per job, and the bandwidth they need. */
 export interface ReschedulingCosts {
   /** Job preemptions per hour of the run (first submission to last completion). */
   preemptionsPerHour: number;

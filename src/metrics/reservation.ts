@@ -73,6 +73,7 @@ export interface ReservationMetrics {
   utilization: number;
 }
 
+/** Acceptance rate, mean slowdown and utilization of an advance-reservation run on `machineSize` processors. */
 export function reservationMetrics(outcomes: readonly ReservationOutcomeLike[], machineSize: number): ReservationMetrics {
   return {
     requests: outcomes.length,

@@ -22,6 +22,7 @@ export function tQuantile975(df: number): number {
   return z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df * df);
 }
 
+/** Options of `batchMeans`: the number of batches and the fraction of jobs dropped as warm-up. */
 export interface BatchMeansOptions {
   /** Number of batches (default 10). */
   batches?: number;
@@ -29,6 +30,7 @@ export interface BatchMeansOptions {
   warmupFraction?: number;
 }
 
+/** A steady-state mean with its confidence interval from the method of batch means. */
 export interface BatchMeansResult {
   mean: number;
   /** Half-width of the 95% confidence interval of the mean. */
@@ -63,6 +65,7 @@ export function batchMeans(values: readonly number[], options: BatchMeansOptions
   return { mean, ci95: (tQuantile975(b - 1) * Math.sqrt(v)) / Math.sqrt(b), batches: b, batchSize: size, batchMeans: means };
 }
 
+/** Options of the two-tier run metrics: batch means plus the bounded-slowdown threshold. */
 export interface TwoTierMetricOptions extends BatchMeansOptions {
   /** Bounded-slowdown threshold τ, seconds (default 10). */
   tau?: number;

@@ -37,6 +37,7 @@ export type ComparisonPolicy =
   | PolicyRef
   | { label: string; policy: string | PolicyRef; order?: string | PortableRef };
 
+/** Options of `compareBatchPolicies`: workloads, policies (built-in or user), loads, replications and estimates. */
 export interface BatchComparisonOptions {
   /** Names the sweep and its results file. */
   name: string;
@@ -167,6 +168,15 @@ function comparisonFile(sweep: SweepDefinition, run: ComparisonRunOptions): stri
 /**
  * Run (or resume) a comparison on all cores and return its rows; a rerun of
  * the same definition on the same code reads them back instead of simulating.
+ *
+ * @example
+ * const rows = await compareBatchPolicies({
+ *   name: 'easy-vs-fcfs',
+ *   workloads: [{ lublin: { jobs: 2000, machineSize: 128 }, seeds: 3 }],
+ *   loads: [0.7, 0.9],
+ *   policies: ['fcfs', 'easy'],
+ * });
+ * showTable(rows);
  */
 export async function compareBatchPolicies(o: BatchComparisonOptions, run: ComparisonRunOptions = {}): Promise<ComparisonRow[]> {
   const sweep = batchComparisonSweep(o);
@@ -181,6 +191,7 @@ export async function compareBatchPolicies(o: BatchComparisonOptions, run: Compa
  */
 export type DfrsComparisonAlgorithm = string | { label: string; algorithm: string; policy: PolicyRef };
 
+/** Options of `compareDfrsPolicies`: traces, algorithms or user mappers, and replications. */
 export interface DfrsComparisonOptions {
   /** Names the sweep and its results file. */
   name: string;

@@ -244,6 +244,7 @@ export function parseShard(text: string): Shard {
   return checkShard({ index: Number(m[1]), count: Number(m[2]) });
 }
 
+/** Check a shard `{ index, count }` (0 <= index < count); returns it, or an InputError. */
 export function checkShard(shard: Shard): Shard {
   const { index, count } = shard;
   if (!Number.isInteger(count) || count < 1) throw new InputError(`shard count must be an integer ≥ 1, got ${count}`, { source: 'shard', field: 'shard' });
@@ -253,6 +254,7 @@ export function checkShard(shard: Shard): Shard {
   return shard;
 }
 
+/** A shard as the CLI writes it: `i/n`, 1-based. */
 export function formatShard(shard: Shard): string {
   return `${shard.index}/${shard.count}`;
 }
@@ -311,6 +313,7 @@ export function parseWhere(specs: readonly string[]): CellFilter {
   return where;
 }
 
+/** The cells of a grid that belong to one shard (every n-th cell, stable across runs). */
 export function shardCells(cells: readonly Cell[], shard: Shard): Cell[] {
   checkShard(shard);
   if (shard.count === 1) return cells.slice();

@@ -8,6 +8,7 @@ import { canonicalJson, SweepDefinition, sweepCells } from './grid';
 import { InputError, makeFolder, OutputError } from '../util/errors';
 import { latestRecords, readResultsFile, recordContent, ResultRecord, serializeRecord, withResultsLock } from './store';
 
+/** Options of `mergeResults`: the sweep to check against, force, and a log callback. */
 export interface MergeOptions {
   /** Overwrite `out` when it exists and is not one of the inputs. */
   force?: boolean;
@@ -19,6 +20,7 @@ export interface MergeOptions {
   breakLock?: boolean;
 }
 
+/** What a merge did: output and inputs, records ok and failed, duplicates, missing cells and warnings. */
 export interface MergeSummary {
   out: string;
   inputs: string[];

@@ -27,6 +27,7 @@ export interface SweepProgress {
   interrupted: boolean;
 }
 
+/** Called with the sweep progress as cells finish. */
 export type ProgressCallback = (p: SweepProgress) => void;
 
 /** `1h02m`, `4m05s`, `12s`. */
@@ -64,6 +65,7 @@ export function progressBar(p: SweepProgress, width = 24): string {
   return '[' + '#'.repeat(full) + '.'.repeat(width - full) + ']';
 }
 
+/** Shows sweep progress: `update` as cells finish, `end` once. */
 export interface Reporter {
   update(p: SweepProgress): void;
   /** Final state (also prints/updates one last time). */
@@ -160,6 +162,7 @@ export function tslabProgress(everyMs = 500): ProgressCallback | null {
   return (p) => (p.finished ? reporter.end(p) : reporter.update(p));
 }
 
+/** A progress reporter that updates one notebook output in place, or null outside a tslab kernel. */
 export function tslabReporter(everyMs = 500): Reporter | null {
   const tslab = tslabModule();
   if (!tslab) return null;

@@ -13,8 +13,10 @@ import { lineReporter, ProgressCallback, Reporter, SweepProgress, tslabReporter,
 import { describeError, FromWorker, ToWorker, WorkerInit } from './worker';
 import { InputError, OutputError } from '../util/errors';
 
+/** How `runSweep` reports progress: chosen automatically, a terminal bar, log lines, a notebook output, or nothing. */
 export type ProgressMode = 'auto' | 'bar' | 'lines' | 'tslab' | 'none';
 
+/** Options of `runSweep`: results file, workers, shard and cell filter, retries, cell time-out, progress and cancellation. */
 export interface RunOptions {
   /** Results file (JSON lines). Default `out/sweeps/<name>.jsonl` (or `<name>.shard-i-of-n.jsonl`). */
   out?: string;
@@ -50,6 +52,7 @@ export interface RunOptions {
   log?: (message: string) => void;
 }
 
+/** What a sweep run did: cells total, skipped as already present, ok, failed and missing, whether it was interrupted, and the time taken. */
 export interface SweepSummary {
   sweep: string;
   /** Absolute path of the results file. */

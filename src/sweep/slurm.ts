@@ -6,6 +6,7 @@ import * as path from 'path';
 import { TOOLKIT_ROOT } from './cellmodule';
 import { InputError } from '../util/errors';
 
+/** Options of the generated Slurm array script: sweep, shards, output folder, job name, partition, account, time and resources. */
 export interface SlurmOptions {
   /** The sweep as given to `sweep run`: a JSON file or `module.js[#export]`. */
   sweepFile: string;

@@ -26,6 +26,7 @@ export interface RunInfo {
   stack?: string;
 }
 
+/** One line of a results file: the cell's key and parameters, its result or error, and run metadata. */
 export interface ResultRecord {
   /** Canonical JSON of `params`. */
   key: string;
@@ -193,6 +194,7 @@ export function latestRecords(records: readonly ResultRecord[]): ResultRecord[] 
   return [...byKey.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
+/** Options of `loadResults`: whether failed cells are returned, and a warning callback. */
 export interface LoadOptions {
   /** Include failed cells (default true). */
   failed?: boolean;

@@ -201,6 +201,7 @@ function writeAll(file: string, data: string | Uint8Array | Iterable<string>): v
   }
 }
 
+/** Write a file whole or not at all (temporary file, then rename); an OutputError naming the path on failure. */
 export function writeFileSafely(file: string, data: string | Uint8Array | Iterable<string>): void {
   const target = nodePath.resolve(file);
   let existing: fs.Stats | undefined;

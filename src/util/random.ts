@@ -30,12 +30,14 @@ function splitmix32(state: number): () => number {
 /** A seed is a non-negative integer or any string (hashed). */
 export type Seed = number | string;
 
+/** A seed (number or string) as the 32-bit integer the generators use. */
 export function normalizeSeed(seed: Seed): number {
   if (typeof seed === 'string') return hashString(seed);
   if (!Number.isFinite(seed)) throw new RangeError(`seed must be a finite number or a string, got ${seed}`);
   return Math.floor(Math.abs(seed)) >>> 0;
 }
 
+/** A seeded pseudo-random generator (same seed, same numbers): uniform, integer, Bernoulli, normal, exponential and gamma draws. */
 export class Rng {
   private a: number;
   private b: number;

@@ -123,8 +123,8 @@ export function columnsOfferedLoad(c: JobColumns, machineSize: number): number |
 
 /**
  * Columns with inter-arrival times scaled so the offered load becomes
- * `targetLoad`: exactly `scaleToLoad` of the same jobs (jobs sorted by submit
- * time, the first submit time kept).
+ * `targetLoad`: exactly `scaleToLoad` of the same jobs (offsets from the
+ * earliest submit time scaled; unsorted jobs keep their order).
  */
 export function columnsScaledToLoad(c: JobColumns, machineSize: number, targetLoad: number): JobColumns {
   if (!(targetLoad > 0)) throw new InputError(`scaleToLoad: targetLoad must be > 0, got ${targetLoad}`, { source: 'scaleToLoad' });
@@ -136,10 +136,8 @@ export function columnsScaledToLoad(c: JobColumns, machineSize: number, targetLo
   }
   const factor = load / targetLoad;
   const submit = new Float64Array(c.length);
-  const first = c.submit[0];
-  for (let i = 0; i < c.length; i++) {
-    if (i > 0 && c.submit[i] < c.submit[i - 1]) throw new InputError(`scaleLoad: jobs are not sorted by submit time (index ${i}, job ${c.id[i]})`, { source: 'scaleLoad' });
-    submit[i] = first + (c.submit[i] - first) * factor;
-  }
+  let first = Infinity;
+  for (let i = 0; i < c.length; i++) if (c.submit[i] < first) first = c.submit[i];
+  for (let i = 0; i < c.length; i++) submit[i] = first + (c.submit[i] - first) * factor;
   return { ...c, submit };
 }

@@ -88,6 +88,7 @@ export const DFRS_LOADS: readonly number[] = Object.freeze([0.1, 0.2, 0.3, 0.4, 
 // ---------------------------------------------------------------------------
 // Synthetic traces (Section 5.3.2)
 
+/** A synthetic DFRS trace: jobs, nodes, cores and seed. */
 export interface SyntheticDfrsOptions {
   seed: Seed;
   /** Number of jobs (default 1000, as in the paper). */
@@ -142,11 +143,14 @@ export function syntheticDfrsTrace(options: SyntheticDfrsOptions): DfrsJob[] {
 export const HPC2N_TRACE_PATH = '/work/shared/data/traces/HPC2N-2002-2.2-cln.swf.gz';
 /** The HPC2N "Seth" cluster: 120 dual-core nodes (240 processors). */
 export const HPC2N_NODES = 120;
+/** Cores per node of the HPC2N cluster. */
 export const HPC2N_CORES = 2;
 /** Node memory used to turn KB into a fraction: 2 GB (the paper's "system memory of 2GB"), in KB. */
 export const HPC2N_NODE_MEMORY_KB = 2 * 1024 * 1024;
+/** Seconds in a week. */
 export const WEEK_SECONDS = 7 * 24 * 3600;
 
+/** How HPC2N jobs become DFRS jobs: node memory, memory floor and which estimate. */
 export interface Hpc2nOptions {
   /** Node memory in KB (default 2 GB = 2,097,152 KB; SWF memory fields are KB). */
   nodeMemoryKB?: number;
@@ -194,6 +198,7 @@ export function hpc2nJob(job: WorkloadJob, options: Hpc2nOptions = {}): DfrsJob 
   };
 }
 
+/** Options of the HPC2N week traces: the HPC2N options plus which weeks. */
 export interface Hpc2nWeeksOptions extends Hpc2nOptions {
   /** Segment length in seconds (default one week). */
   segmentSeconds?: number;
@@ -239,6 +244,7 @@ export function readHpc2n(path = HPC2N_TRACE_PATH): WorkloadJob[] {
 // ---------------------------------------------------------------------------
 // The three trace sets of the paper's Table 2
 
+/** The DFRS trace sets: unscaled and scaled synthetic traces, and HPC2N weeks. */
 export type DfrsTraceSetName = 'unscaled' | 'scaled' | 'hpc2n';
 
 /** One trace of a set, with what is needed to simulate and label it. */
@@ -261,6 +267,7 @@ export interface DfrsTrace {
   jobs: DfrsJob[];
 }
 
+/** Which traces of a DFRS trace set to build: count, seed, jobs, loads, source path and span. */
 export interface DfrsTraceSetOptions {
   /**
    * unscaled: number of synthetic traces (paper: 100). scaled: number of base

@@ -25,6 +25,7 @@ import { InputError } from '../util/errors';
 import { Rng, Seed } from '../util/random';
 import { WorkloadJob } from './job';
 
+/** Workload statistics the Feitelson 1996 parameters are calibrated to. */
 export interface Feitelson96Targets {
   /** Mean job size (processors). */
   meanProcs: number;
@@ -56,6 +57,7 @@ export const MEASY_FWLOAD_TARGETS: Feitelson96Targets = {
   machineSize: 320,
 };
 
+/** Parameters of the Feitelson 1996 model: size distribution, run-time and repetition parameters. */
 export interface Feitelson96Params {
   machineSize: number;
   serialFraction: number;
@@ -221,6 +223,7 @@ export function repeatMean(p: Feitelson96Params): number {
 /** Default parameters: calibrated to `MEASY_FWLOAD_TARGETS`. */
 export const FEITELSON96_PARAMS: Feitelson96Params = calibrateFeitelson96();
 
+/** Options of the Feitelson 1996 generator: jobs, seed and parameters. */
 export interface Feitelson96Options {
   /** Number of jobs (the paper: 200,000). */
   jobs: number;

@@ -5,6 +5,7 @@
 import { WorkloadJob } from './job';
 import { InputError } from '../util/errors';
 
+/** Seconds in a week. */
 export const SECONDS_PER_WEEK = 7 * 24 * 3600;
 
 /** Smallest submit time (a loop: spreading 200,000 values into Math.min overflows the stack). */
@@ -29,6 +30,7 @@ export function rebase(jobs: readonly WorkloadJob[], origin = 0): WorkloadJob[] 
   return jobs.map((j) => ({ ...j, submit: j.submit - first + origin }));
 }
 
+/** Options of `weeklySegments`: segment length and start, rebasing to time 0, and the fewest jobs a kept segment has. */
 export interface SegmentOptions {
   /** Segment length in seconds (default one week). */
   length?: number;
@@ -66,6 +68,7 @@ export function weeklySegments(jobs: readonly WorkloadJob[], options: SegmentOpt
     .filter((b) => b.length >= minJobs);
 }
 
+/** Which jobs `cleanJobs` drops: invalid fields, oversize jobs, zero run times, statuses, memory over a limit. */
 export interface CleanOptions {
   /** Drop jobs with more processors than this. */
   machineSize?: number;
@@ -79,6 +82,7 @@ export interface CleanOptions {
   maxRequestedMemory?: number;
 }
 
+/** The jobs `cleanJobs` kept, and how many it dropped for each reason. */
 export interface CleanResult {
   jobs: WorkloadJob[];
   /** Jobs dropped, by reason (only reasons that dropped something appear). */
@@ -111,18 +115,17 @@ export function cleanJobs(jobs: readonly WorkloadJob[], options: CleanOptions = 
 }
 
 /**
- * Multiply every inter-arrival time by `factor`, keeping the first submit
- * time: factor < 1 compresses arrivals (higher load), factor > 1 spreads them
- * (lower load). The offered load is divided by `factor`. Jobs must be sorted
- * by submit time (as SWF files are).
+ * Multiply every job's submit offset from the earliest submit time by
+ * `factor`, keeping that earliest time: factor < 1 compresses arrivals
+ * (higher load), factor > 1 spreads them (lower load). The offered load is
+ * divided by `factor`. For jobs sorted by submit time (as SWF files are) this
+ * scales every inter-arrival time; unsorted jobs keep their order and their
+ * relative timing (the simulators sort them anyway).
  */
 export function scaleLoad(jobs: readonly WorkloadJob[], factor: number): WorkloadJob[] {
   if (!(factor > 0) || !Number.isFinite(factor)) throw new InputError(`scaleLoad: factor must be a positive finite number, got ${factor}`, { source: 'scaleLoad' });
-  if (jobs.length === 0) return [];
-  const first = jobs[0].submit;
-  for (let i = 1; i < jobs.length; i++) {
-    if (jobs[i].submit < jobs[i - 1].submit) throw new InputError(`scaleLoad: jobs are not sorted by submit time (index ${i}, job ${jobs[i].id})`, { source: 'scaleLoad' });
-  }
+  let first = Infinity;
+  for (const j of jobs) if (j.submit < first) first = j.submit;
   return jobs.map((j) => ({ ...j, submit: first + (j.submit - first) * factor }));
 }
 

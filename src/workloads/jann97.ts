@@ -111,6 +111,7 @@ export interface Jann97Range {
   count?: number;
 }
 
+/** Parameters of the Jann 1997 model: per size range, hyper-Erlang inter-arrival and run-time distributions. */
 export interface Jann97Params {
   ranges: Jann97Range[];
   /** Runtimes below this are raised to it (seconds; the log has 0 s jobs, the model 1 s). */
@@ -126,6 +127,7 @@ export function jann97Ranges(machineSize: number): [number, number][] {
   return out;
 }
 
+/** Options of the Jann 1997 calibration to a trace: machine size and trace window. */
 export interface Jann97FitOptions {
   /** Processors of the modelled machine (ranges run up to it; larger jobs are dropped). Default 320. */
   machineSize?: number;
@@ -307,8 +309,10 @@ export function checkJann97Params(params: Jann97Params, source = 'Jann97Params')
   });
 }
 
+/** The Jann 1997 model parameters fitted to the CTC-SP2 trace (hyper-Erlang arrivals and run times per size range). */
 export const JANN97_PARAMS: Jann97Params = JANN97_CTC_FIT.ranges.length > 0 ? calibrateJann97(JANN97_CTC_FIT) : JANN97_CTC_FIT;
 
+/** Options of the Jann 1997 generator: jobs, seed, machine size and parameters. */
 export interface Jann97Options {
   /** Number of jobs (the paper: 100,000). */
   jobs: number;

@@ -106,6 +106,7 @@ export const LUBLIN_TYPELESS: Readonly<LublinParams> = Object.freeze({
   ...COMMON,
 });
 
+/** Options of `generateLublin`: jobs, seed, machine size, and the model parameters to override. */
 export interface LublinOptions {
   /** Number of jobs to generate. */
   jobs: number;
@@ -398,12 +399,17 @@ export function lublinArrivals(rng: Rng, params: LublinParams, count: number, op
 
 /** Job types written to the SWF queue field, as in the C program. */
 export const LUBLIN_INTERACTIVE_QUEUE = 0;
+/** Queue field value of batch jobs in generated Lublin workloads. */
 export const LUBLIN_BATCH_QUEUE = 1;
 
 /**
  * Generate `jobs` rigid jobs. Same options (incl. seed) => identical output.
  * Jobs have id, submit, runtime, procs and status 1; with job types, queue is
  * 1 for batch and 0 for interactive.
+ *
+ * @example
+ * const jobs = generateLublin({ jobs: 1000, seed: 7, machineSize: 128 });
+ * console.log(jobs.length, jobs[0].submit, jobs[0].procs);
  */
 export function generateLublin(options: LublinOptions): WorkloadJob[] {
   const src = 'generateLublin';

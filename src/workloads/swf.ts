@@ -145,6 +145,7 @@ const PROC_FIELDS = [4, 7];
 /** Header keys that set the machine size, in order of preference. */
 const MACHINE_KEYS = ['MaxProcs', 'MaxNodes'] as const;
 
+/** Header comments of an SWF file as fields (`MaxProcs`, `MaxNodes`, …) and free lines. */
 export interface SwfHeader {
   /** Header comment lines, without the leading `;`, in file order (the first {@link SWF_LIMITS}.maxHeaderComments). */
   comments: string[];
@@ -154,6 +155,7 @@ export interface SwfHeader {
   omitted?: number;
 }
 
+/** What an SWF read kept and dropped, by reason. */
 export interface SwfReport {
   /** Job lines read (comments and blank lines not counted). */
   read: number;
@@ -163,12 +165,14 @@ export interface SwfReport {
   dropped: Record<string, number>;
 }
 
+/** An SWF file read: its jobs, header and the report of what was kept and dropped. */
 export interface SwfReadResult {
   header: SwfHeader;
   jobs: WorkloadJob[];
   report: SwfReport;
 }
 
+/** Options of the SWF readers: lenient mode, machine size and which jobs to keep. */
 export interface SwfReadOptions {
   /** Skip and count malformed lines instead of throwing (default false). */
   lenient?: boolean;

@@ -17,6 +17,7 @@ import * as zlib from 'zlib';
 import { isGzip, parseSwfBytes, readUncompressedSync, SwfReadOptions, SwfReadResult } from './swf';
 import { InputError } from '../util/errors';
 
+/** A trace of the manifest: name, file, archive URL, checksum and machine size. */
 export interface TraceInfo {
   /** Short name, e.g. "KTH-SP2". */
   name: string;
@@ -31,6 +32,7 @@ export interface TraceInfo {
   machineSize: number;
 }
 
+/** Options of `loadTrace`: the SWF read options, where to look for the file and whether to verify its checksum. */
 export interface TraceLoadOptions extends Omit<SwfReadOptions, 'fileName'> {
   /** Trace directory or directories to search instead of the defaults. */
   dir?: string | string[];
@@ -38,6 +40,7 @@ export interface TraceLoadOptions extends Omit<SwfReadOptions, 'fileName'> {
   verify?: boolean;
 }
 
+/** A loaded trace: the SWF read result and its manifest entry. */
 export interface TraceLoadResult extends SwfReadResult {
   info: TraceInfo;
   /** File the trace was read from. */
@@ -143,7 +146,13 @@ export function loadTraceSync(name: string, options: TraceLoadOptions = {}): Tra
   return { ...res, info, path: file };
 }
 
-/** Async form of {@link loadTraceSync} (same result). */
+/**
+ * Async form of {@link loadTraceSync} (same result).
+ *
+ * @example
+ * const { jobs, info, report } = await loadTrace('KTH-SP2');
+ * console.log(info.machineSize, jobs.length, report.kept);
+ */
 export async function loadTrace(name: string, options: TraceLoadOptions = {}): Promise<TraceLoadResult> {
   return loadTraceSync(name, options);
 }

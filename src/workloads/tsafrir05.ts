@@ -180,12 +180,14 @@ export function tsafrirBins(njobs: number, maxEstimate: number, rng: Rng): Estim
   return bins;
 }
 
+/** Options of the Tsafrir 2005 user-estimate model: seed and the maximum estimate. */
 export interface TsafrirOptions {
   seed?: Seed;
   /** Largest estimate (s); default max(largest runtime, 3600) as in the model's wrapper. */
   maxEstimate?: number;
 }
 
+/** Requested times drawn by the Tsafrir 2005 model, with their bins and shortfalls. */
 export interface TsafrirResult {
   /** estimates[k] belongs to runtimes[k]. */
   estimates: number[];

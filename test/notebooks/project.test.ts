@@ -106,7 +106,10 @@ describe('a notebook project outside the clone (schedlab init)', function () {
     const kernel = /kernel registered: (\S+)/.exec(init.stdout)?.[1];
     expect(kernel).to.match(/^schedlab-my-study-[0-9a-f]{8}$/);
     const spec = JSON.parse(fs.readFileSync(path.join(dataDir, 'kernels', kernel as string, 'kernel.json'), 'utf8'));
-    expect(spec.argv[1]).to.equal(path.join(root, 'node_modules/tslab/bin/tslab'));
+    // The kernel runs this installation's kernel entry (tslab with readable errors) through a launcher in its folder.
+    expect(spec.argv[1]).to.equal(path.join(dataDir, 'kernels', kernel as string, 'launch.js'));
+    expect(fs.readFileSync(spec.argv[1], 'utf8')).to.contain(JSON.stringify(path.join(root, 'dist/bin/kernel.js')));
+    expect(spec.display_name).to.match(/^TypeScript \(schedlab: my study, [0-9a-f]{8}\)$/);
 
     const run = spawnSync('/usr/bin/jupyter-nbconvert', ['--to', 'notebook', '--execute', 'schedlab-start.ipynb', '--output', 'executed'], { cwd: project, env, encoding: 'utf8' });
     expect(run.status, run.stderr.slice(-3000)).to.equal(0);
@@ -114,12 +117,40 @@ describe('a notebook project outside the clone (schedlab init)', function () {
     const outputs = nb.cells.flatMap((c: { outputs?: unknown[] }) => c.outputs ?? []) as { output_type: string; text?: string[]; data?: Record<string, unknown> }[];
     expect(outputs.filter((o) => o.output_type === 'error')).to.deep.equal([]);
     expect(outputs.map((o) => (o.text ?? []).join('')).join('')).to.match(/500 jobs, mean wait \d+ s/);
+    // danfojs used directly (a groupby at top level), shown as a table; the written table echoed in one short line.
+    // nbformat stores multi-line strings as lists of lines.
+    const joined = (v: unknown) => (Array.isArray(v) ? v.join('') : String(v ?? ''));
+    const tables = outputs.filter((o) => joined(o.data?.['text/html']).includes('<table'));
+    expect(tables).to.have.length(1);
+    expect(joined(tables[0].data?.['text/plain'])).to.match(/procs \| wait_mean \| wait_count/).and.match(/\d+ rows × 3 columns/);
+    const text = outputs.map((o) => (o.text ?? []).join('')).join('');
+    expect(text).to.contain('[table written: out/schedlab-start/tables/wait-by-size.csv, .md, .tex]');
+    expect(text).not.to.match(/Promise|\/tmp\//);
     const charts = outputs.filter((o) => o.data?.[PLOTLY_MIME]);
     expect(charts).to.have.length(1);
     expect(Buffer.from(charts[0].data?.['image/png'] as string, 'base64').subarray(1, 4).toString()).to.equal('PNG');
     for (const ext of ['svg', 'png', 'pdf']) {
       expect(fs.existsSync(path.join(project, 'out/schedlab-start/figures', `fig01-easy-wait.${ext}`)), ext).to.equal(true);
     }
+  });
+
+  it("a cell's TypeScript error is reported with the compiler's message and line by plain nbconvert; --allow-errors runs the cells after it", function () {
+    if (!fs.existsSync(executed)) this.skip(); // the first test failed and said why
+    const starter = JSON.parse(fs.readFileSync(path.join(project, 'schedlab-start.ipynb'), 'utf8'));
+    const cells = ["const x: number = 'one';", "console.log('after the error');", "throw new RangeError('out of range here');", "console.log('still running');"];
+    starter.cells = cells.map((source, i) => ({ cell_type: 'code', id: `e${i}`, metadata: {}, source, execution_count: null, outputs: [] }));
+    fs.writeFileSync(path.join(project, 'errors.ipynb'), JSON.stringify(starter));
+    const plain = spawnSync('/usr/bin/jupyter-nbconvert', ['--to', 'notebook', '--execute', 'errors.ipynb', '--output', 'errors-plain'], { cwd: project, env, encoding: 'utf8' });
+    expect(plain.status).not.to.equal(0);
+    expect(plain.stderr).to.contain("TypeScript: line 1, column 7: Type 'string' is not assignable to type 'number'.");
+    const all = spawnSync('/usr/bin/jupyter-nbconvert', ['--to', 'notebook', '--execute', 'errors.ipynb', '--allow-errors', '--output', 'errors-all'], { cwd: project, env, encoding: 'utf8' });
+    expect(all.status, all.stderr.slice(-2000)).to.equal(0);
+    const nb = JSON.parse(fs.readFileSync(path.join(project, 'errors-all.ipynb'), 'utf8'));
+    const errors = nb.cells.map((c: { outputs: { output_type: string; ename?: string; evalue?: string }[] }) => c.outputs.filter((o) => o.output_type === 'error').map((o) => `${o.ename}: ${o.evalue}`));
+    expect(errors).to.deep.equal([["TypeScript: line 1, column 7: Type 'string' is not assignable to type 'number'."], [], ['RangeError: out of range here'], []]);
+    const said = nb.cells.map((c: { outputs: { name?: string; text?: string[] }[] }) => c.outputs.filter((o) => o.name === 'stdout').map((o) => (o.text ?? []).join('')).join(''));
+    expect(said[1]).to.equal('after the error\n');
+    expect(said[3]).to.equal('still running\n');
   });
 
   it('the executed (untrusted) notebook opens in Jupyter with a live plotly chart', async function () {

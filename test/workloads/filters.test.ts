@@ -55,6 +55,7 @@ describe('workload filters', () => {
     expect(jobs[1].submit).to.equal(50); // input untouched
     expect(offeredLoad(scaleToLoad(jobs, 4, 0.7), 4)).to.be.closeTo(0.7, 1e-12);
     expect(() => scaleLoad(jobs, 0)).to.throw(/factor/);
-    expect(() => scaleLoad([J(1, 5, 1, 1), J(2, 1, 1, 1)], 2)).to.throw(/sorted/);
+    // Unsorted submit times (accepted by the simulators): offsets from the earliest are scaled, order kept.
+    expect(scaleLoad([J(1, 5, 1, 1), J(2, 1, 1, 1), J(3, 3, 1, 1)], 2).map((j) => j.submit)).to.deep.equal([9, 1, 5]);
   });
 });

@@ -9,6 +9,7 @@
 import { ProcessorProfile, ProfileStep } from '../../engine/profile';
 import { InputError } from '../../util/errors';
 
+/** A rigid job request for a plan: processors, estimate and release time. */
 export interface RigidRequest {
   id: number | string;
   /** Processors for the whole duration (ignored when `steps` is given). */
@@ -21,6 +22,7 @@ export interface RigidRequest {
   release?: number;
 }
 
+/** A job with the start time a conservative-backfilling plan reserved for it. */
 export interface PlannedJob {
   id: number | string;
   start: number;

@@ -21,7 +21,9 @@ import { InputError } from '../../util/errors';
 import { InvariantError } from '../../util/invariants';
 import type { ProcessorProfile } from '../../engine/profile';
 
+/** A built-in batch policy: FCFS, EASY or conservative backfilling. */
 export type BatchPolicy = 'fcfs' | 'easy' | 'conservative';
+/** Names of the built-in batch policies, as the CLI and `simulateBatch` accept them. */
 export const BATCH_POLICIES: readonly BatchPolicy[] = ['fcfs', 'easy', 'conservative'];
 
 /** A job as `ctx.job(j)` describes it (a fresh object). */

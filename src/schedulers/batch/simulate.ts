@@ -54,6 +54,7 @@ import { BUILTIN_BATCH_POLICIES, BatchPolicySpec, isBuiltinBatchPolicy, resolveB
 import { BatchState, JobList } from './state';
 
 export type { BatchPolicy } from './policies';
+/** Which run time the scheduler plans with: the job's actual run time (`exact`) or the user's requested time (`requested`). */
 export type BatchEstimates = 'exact' | 'requested';
 /**
  * Queue order (which waiting job is the "head" for FCFS and EASY):
@@ -74,6 +75,7 @@ export type BatchEstimates = 'exact' | 'requested';
  */
 export type BatchQueueOrder = 'fcfs' | 'sjf' | 'ljf' | 'smallest' | 'wfp3' | 'unicef' | ((job: WorkloadJob, now: number, estimate: number) => number);
 
+/** Options of `simulateBatch`: machine size, policy, estimates, queue order and processor names. */
 export interface BatchOptions {
   /** Processors in the machine. */
   machineSize: number;
@@ -102,6 +104,7 @@ export interface BatchOptions {
   assignProcessors?: boolean;
 }
 
+/** One job's schedule from `simulateBatch`: submit, start, end, run time, processors and wait (and processor ids when asked). */
 export interface BatchJobResult {
   id: number;
   submit: number;
@@ -137,6 +140,11 @@ export const MAX_PROCS = 2 ** 31 - 1;
 /**
  * Simulate a batch scheduler on `jobs` (job objects, or columns from
  * `readSwfColumns`/`toColumns`). Returns one result per job, in the input order.
+ *
+ * @example
+ * const jobs = generateLublin({ jobs: 500, seed: 1, machineSize: 128 });
+ * const easy = simulateBatch(jobs, { machineSize: 128, policy: 'easy', estimates: 'requested' });
+ * console.log(easy[0].start, easy[0].wait);
  */
 export function simulateBatch(jobs: readonly WorkloadJob[] | JobColumns, options: BatchOptions): BatchJobResult[] {
   const run = runBatch(jobs, options);

@@ -18,8 +18,10 @@ import type { WorkloadJob } from '../../workloads/job';
 import type { DfrsJob } from '../../workloads/dfrs';
 import type { DfrsJobOutcome } from './simulator';
 
+/** What a batch job of the DFRS comparison occupies: whole nodes or single cores. */
 export type BatchUnit = 'node' | 'core';
 
+/** Options of the batch baseline run on DFRS jobs: nodes, cores, batch policy and allocation unit. */
 export interface DfrsBatchOptions {
   nodes: number;
   policy: 'FCFS' | 'EASY';

@@ -23,6 +23,7 @@ import { BatchUnit, simulateDfrsBatch } from './batch';
 import { isBatchAlgorithm, parseAlgorithm } from './names';
 import { DfrsJobOutcome, DfrsSimulationOptions, McbCall, simulateDfrs } from './simulator';
 
+/** One DFRS sweep cell: jobs and platform, the algorithm, its bound, period, penalty and options. */
 export interface DfrsCellInput {
   jobs: readonly DfrsJob[];
   nodes: number;
@@ -53,6 +54,7 @@ export interface DfrsCellInput {
   labels?: Record<string, string | number | null>;
 }
 
+/** One DFRS sweep result: the cell's algorithm and trace, max stretch, its bound and degradation, rescheduling costs. */
 export interface DfrsCellRecord {
   [label: string]: unknown;
   algorithm: string;
@@ -233,6 +235,7 @@ export function prepareDfrsTrace(spec: DfrsTraceSpec): PreparedDfrsTrace {
   };
 }
 
+/** Options of a DFRS sweep grid: period, penalty, simulation options, labels and progress. */
 export interface DfrsGridOptions {
   /** Scheduling period, seconds (default 600). */
   period?: number;

@@ -24,6 +24,7 @@ export interface MapperState {
 /** Jobs that run after the decision, with their nodes; all others wait. */
 export type NextMapping = Map<ActiveJob, Int32Array>;
 
+/** A DFRS mapping heuristic: places the tasks of arriving jobs on nodes given the current mapping. */
 export interface DfrsMapper {
   onSubmission?(state: MapperState): NextMapping | undefined;
   onCompletion?(state: MapperState): NextMapping | undefined;

@@ -15,12 +15,16 @@
 
 import { InputError } from '../../util/errors';
 
+/** What a DFRS algorithm does when a job arrives: nothing, Greedy, GreedyP, GreedyPM or MCB8. */
 export type SubmitAction = 'none' | 'Greedy' | 'GreedyP' | 'GreedyPM' | 'MCB8';
+/** What a DFRS algorithm does when a job completes: nothing, Greedy or MCB8 on the waiting jobs. */
 export type CompletionAction = 'none' | 'Greedy' | 'MCB8';
+/** What a DFRS algorithm does every period: nothing, MCB8, or MCB8 by stretch. */
 export type PeriodicAction = 'none' | 'MCB8' | 'MCB8-stretch';
 /** How leftover CPU is shared once the mapping is fixed (section 4.6, 4.7). */
 export type OptMode = 'min' | 'avg' | 'max';
 
+/** A DFRS algorithm parsed from its name (as the paper writes it): actions on submission, completion and period, and options. */
 export interface DfrsAlgorithm {
   /** Canonical name, as the paper writes it. */
   name: string;

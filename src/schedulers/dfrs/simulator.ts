@@ -47,6 +47,7 @@ import { DfrsState, DfrsStateOptions, SimJob } from './state';
 
 export { tasksMoved } from './state';
 
+/** Options of the DFRS simulator: platform, algorithm or user policy, penalties and checks. */
 export interface DfrsSimulationOptions {
   /** Number of nodes. */
   nodes: number;
@@ -186,6 +187,7 @@ export interface McbCall {
   trigger: 'submission' | 'completion' | 'periodic';
 }
 
+/** Result of the DFRS simulator: per-job completions and stretches, max stretch, rescheduling counts. */
 export interface DfrsSimulationResult {
   algorithm: string;
   nodes: number;

@@ -18,11 +18,13 @@ export function scheduleByName(apps: readonly EvolvingApp[], nodes: number, algo
   return algorithm === 'rigid' ? scheduleRigid(apps, nodes) : scheduleVariant(apps, nodes, algorithm);
 }
 
+/** A test's system metrics (utilization, makespan) with its parameters. */
 export interface EvolvingSystemRecord extends EvolvingSystemMetrics {
   test: number;
   apps: number;
 }
 
+/** One application's metrics in an evolving-applications test, with the test's parameters. */
 export interface EvolvingAppRecord extends EvolvingAppMetrics {
   test: number;
 }
@@ -35,6 +37,7 @@ export interface EvolvingExperimentResult {
   apps: EvolvingAppRecord[];
 }
 
+/** One evolving-applications sweep cell: the test options and the scheduling strategy. */
 export interface EvolvingCellParams {
   masterSeed: string;
   clusterNodes: number;
@@ -42,6 +45,7 @@ export interface EvolvingCellParams {
   algorithm: string;
 }
 
+/** Result of one evolving-applications cell: per-application and system records. */
 export interface EvolvingCellResult {
   system: EvolvingSystemRecord;
   apps: EvolvingAppRecord[];

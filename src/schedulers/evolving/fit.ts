@@ -16,6 +16,7 @@ export interface FitResult {
   steps: Step[];
 }
 
+/** Options of the fit search: how far an application may expand, whether to compact, and an iteration cap. */
 export interface FitOptions {
   /** How many times a step's duration may grow: 1 = no expansion, 2, Infinity (default 1). */
   expandLimit?: number;

@@ -8,6 +8,7 @@ import { InvariantError } from '../../util/invariants';
 import { delay, peakNodes, sumAll, totalDuration, EvolutionProfile } from './profile';
 import type { EvolvingApp, EvolvingSchedule } from './list';
 
+/** The rules an evolving schedule was built with, for the invariant check: expansion limit and rigid mode. */
 export interface EvolvingCheckOptions {
   /** Largest allowed expansion factor of a step (default Infinity). */
   expandLimit?: number;

@@ -30,6 +30,7 @@ export interface AppSchedule {
   completion: number;
 }
 
+/** A list schedule of evolving applications: start times and the resource profile they use. */
 export interface EvolvingSchedule {
   /** Variant or algorithm name. */
   algorithm: string;

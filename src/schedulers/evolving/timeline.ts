@@ -6,6 +6,7 @@
  */
 import { EvolutionProfile, normalize } from './profile';
 
+/** An indexed read-only view of an evolution profile: max and location queries by binary search. */
 export class Timeline {
   /** starts[k] is when step k begins; step k lasts until starts[k + 1] (or `end`). */
   readonly starts: number[];

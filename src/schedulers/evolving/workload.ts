@@ -8,6 +8,7 @@ import { Rng, createRng, Seed } from '../../util/random';
 import { EvolvingApp } from './list';
 import { InputError } from '../../util/errors';
 
+/** Size and shape of one generated evolving-applications test: applications, steps, step duration and nodes. */
 export interface EvolvingTestOptions {
   /** [min, max] applications per test (default [15, 20]). */
   apps?: [number, number];

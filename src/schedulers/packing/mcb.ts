@@ -78,6 +78,7 @@ export function mcbSortKey(variant: McbVariant, cpu: number, mem: number): numbe
   return variant >= 5 ? -key : key;
 }
 
+/** Options of the MCB packers: the MCB variant and preloaded bins. */
 export interface PackOptions {
   /** Sort order MCB1..MCB8 (default 8). */
   variant?: McbVariant;
@@ -412,6 +413,7 @@ export function packVectors(items: readonly VectorItem[], binCount: number, opti
   return p ? Array.from(p) : null;
 }
 
+/** Check that preloaded CPU and memory loads are one per bin and within [0, 1]; an InputError naming `where` otherwise. */
 export function checkPreload(preload: { cpu: ArrayLike<number>; mem: ArrayLike<number> }, binCount: number, where: string): void {
   if (preload.cpu.length !== binCount || preload.mem.length !== binCount) {
     throw new InputError(`${where}: preload.cpu and preload.mem need length binCount=${binCount}, got ${preload.cpu.length} and ${preload.mem.length}`, {

@@ -20,6 +20,7 @@ export interface YieldTask {
   mem: number;
 }
 
+/** Options of the yield search: packing variant, tolerance, upper-bound probe and a fixed host. */
 export interface YieldSearchOptions {
   /** MCB variant 1..8 (default 8). */
   variant?: McbVariant;
@@ -38,6 +39,7 @@ export interface YieldSearchOptions {
   fixedHost?: ArrayLike<number | null | undefined>;
 }
 
+/** The best yield found by the binary search and the packing that achieves it. */
 export interface YieldSearchResult {
   /**
    * Minimum yield achieved by `placement` when every task gets the same yield:

@@ -70,6 +70,7 @@ export interface ReservationAllocation {
   rectangle: AvailabilityRectangle;
 }
 
+/** Options of an `AvailabilityProfile`: the current time and the block size of its sorted container. */
 export interface AvailabilityOptions {
   /** Current time; nothing before it is kept or searched (default −Infinity: keep everything). */
   now?: number;
@@ -77,6 +78,7 @@ export interface AvailabilityOptions {
   blockSize?: number;
 }
 
+/** Free processing elements over time for advance reservations: find, add and delete allocations. */
 export class AvailabilityProfile {
   readonly machineSize: number;
   private readonly words: number;

@@ -18,6 +18,7 @@ import { ReservationPolicy, checkReservationPolicy } from './policies';
 import { ReservationRequest, simulateReservations } from './simulate';
 import { LANL_CM5_PES, RuntimeClassMap, calibrateRuntimeClasses, lublinReservationRequests, runtimeClassShares, traceReservationRequests } from './workload';
 
+/** Which parameter an advance-reservation experiment varies: mean duration, arrival factor or flexibility. */
 export type ReservationExperiment = 'uMed' | 'arrivalFactor' | 'flexibility';
 
 /** Sweep values of the paper. */
@@ -160,6 +161,7 @@ export type ReservationSummaryRow = {
   utilizationCi95: number;
 };
 
+/** Mean acceptance rate, slowdown and utilization per policy and parameter value over replicated runs. */
 export function summarizeReservationRuns(records: readonly ReservationRunRecord[]): ReservationSummaryRow[] {
   const groups = new Map<string, ReservationRunRecord[]>();
   for (const r of records) {

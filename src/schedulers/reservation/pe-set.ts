@@ -76,11 +76,13 @@ export function peCount(set: PeSet): number {
   return n;
 }
 
+/** True when a PE set holds no processing element. */
 export function peIsEmpty(set: PeSet): boolean {
   for (let w = 0; w < set.length; w++) if (set[w] !== 0) return false;
   return true;
 }
 
+/** True when two PE sets hold the same processing elements. */
 export function peEquals(a: PeSet, b: PeSet): boolean {
   for (let w = 0; w < a.length; w++) if (a[w] !== b[w]) return false;
   return true;

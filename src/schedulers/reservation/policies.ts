@@ -34,7 +34,9 @@ export interface AvailabilityRectangle {
   freePes: number;
 }
 
+/** The seven placement policies for advance reservations (first fit, and best/worst by PEs, duration or both). */
 export const RESERVATION_POLICIES = ['FF', 'PE_B', 'PE_W', 'Du_B', 'Du_W', 'PEDu_B', 'PEDu_W'] as const;
+/** One of the advance-reservation placement policies. */
 export type ReservationPolicy = (typeof RESERVATION_POLICIES)[number];
 
 /** Long names as the paper writes them (for tables and legends). */

@@ -43,6 +43,7 @@ export interface ReservationOutcome extends ReservationRequest {
   records?: number;
 }
 
+/** Options of the advance-reservation simulation: machine size, policy, what to record and the profile block size. */
 export interface ReservationSimulationOptions {
   machineSize: number;
   /**

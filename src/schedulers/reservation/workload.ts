@@ -103,6 +103,7 @@ export function runtimeClassOf(runtime: number, map: RuntimeClassMap): number {
   return map.classes[map.classes.length - 1];
 }
 
+/** Options of the duration-class calibration: target class shares, mean duration, sample size and seed. */
 export interface CalibrationOptions {
   /** Class shares to match (e.g. runtimeClassShares of the LANL-CM5 log). */
   shares: readonly number[];
@@ -127,6 +128,7 @@ export function calibrateRuntimeClasses(options: CalibrationOptions): RuntimeCla
   );
 }
 
+/** How jobs become reservation requests: arrival scaling, ready-time and deadline factors. */
 export interface ReservationFactors {
   /** Divides arrival times (> 0; default 1): larger means more load. */
   arrivalFactor?: number;
@@ -144,6 +146,7 @@ function checkFactors(f: ReservationFactors): Required<ReservationFactors> {
   return out;
 }
 
+/** Options of `toRequests`: the reservation factors, the seed and the durations. */
 export interface ToRequestsOptions extends ReservationFactors {
   seed: Seed;
   /** Duration of a job (default: its runtime). */
@@ -170,6 +173,7 @@ export function toReservationRequests(jobs: readonly WorkloadJob[], options: ToR
   });
 }
 
+/** A Lublin-model reservation workload: jobs, seed, machine and the reservation factors. */
 export interface LublinReservationOptions extends ReservationFactors {
   jobs: number;
   seed: Seed;
@@ -199,6 +203,7 @@ export function lublinReservationRequests(options: LublinReservationOptions): Re
   });
 }
 
+/** A trace-based reservation workload: the trace jobs, machine and the reservation factors. */
 export interface TraceReservationOptions extends ReservationFactors {
   seed: Seed;
   /** Index of the first trace job used (default 0). */

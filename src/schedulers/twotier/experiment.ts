@@ -15,8 +15,10 @@ import { hashString } from '../../util/random';
 import { simulateTwoTier, TwoTierJob, TwoTierPolicy } from './simulator';
 import { assignCpuUsage } from './workload';
 
+/** Workloads of the two-tier experiments: Feitelson 96, Jann 97 or the CTC-SP2 trace. */
 export type MeasyWorkloadName = 'feitelson' | 'jann' | 'ctc';
 
+/** A two-tier workload: its model or trace, jobs, load, CPU usage, machine size and seed. */
 export interface MeasyWorkloadSpec {
   /** 'feitelson' (FWload), 'jann' (JWload) or 'ctc' (the real CTC-SP2 log). */
   workload: MeasyWorkloadName;
@@ -64,6 +66,7 @@ export function measyWorkload(spec: MeasyWorkloadSpec): TwoTierJob[] {
   return out;
 }
 
+/** One two-tier sweep cell: a workload spec with the policy, load and migration cost to run. */
 export interface MeasyCell extends MeasyWorkloadSpec {
   /** 'easy' runs the batch module's EASY (dedicated processors, no consolidation). */
   policy: TwoTierPolicy;

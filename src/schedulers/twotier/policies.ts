@@ -29,7 +29,9 @@ import { eventPolicyObject, PolicyRef } from '../../util/modules';
 import { InputError } from '../../util/errors';
 import type { TwoTierJob } from './simulator';
 
+/** A built-in two-tier policy: EASY, KEASY, REASY or MEASY. */
 export type TwoTierPolicy = 'easy' | 'keasy' | 'reasy' | 'measy';
+/** Names of the built-in two-tier policies. */
 export const TWO_TIER_POLICIES: readonly TwoTierPolicy[] = ['easy', 'keasy', 'reasy', 'measy'];
 
 /** Where a job is: not yet submitted, queued, running in the fg or bg tier, or finished. */
@@ -52,6 +54,7 @@ export interface TwoTierJobView {
   readonly estimatedEnd: number;
 }
 
+/** What a two-tier policy asks for a job: start in the foreground, kill, migrate, swap, run in the background or reserve. */
 export type TwoTierDecision =
   | { action: 'fg'; job: TwoTierJobView | number; avoid?: ReadonlySet<number> | readonly number[] | null; via?: 'fcfs' | 'backfill' }
   | { action: 'kill' | 'migrate'; job: TwoTierJobView | number; avoid?: ReadonlySet<number> | readonly number[] | null; via?: 'fcfs' | 'backfill' }

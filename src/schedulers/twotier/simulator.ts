@@ -48,6 +48,7 @@ export interface TwoTierJob extends WorkloadJob {
   cpuUsage?: ArrayLike<number>;
 }
 
+/** Options of the two-tier simulator: machine size, policy, migration cost, estimates, CPU information, seed and log. */
 export interface TwoTierOptions extends TwoTierModelOptions {
   /** Number of physical processors (the paper: 320). */
   machineSize: number;
@@ -111,6 +112,7 @@ export interface TwoTierJobResult {
   killedWork: number;
 }
 
+/** Result of a two-tier run: policy, machine, per-job results, counts of migrations, kills and swaps, makespan and log. */
 export interface TwoTierRun {
   /** The policy's name. */
   policy: string;

@@ -6,6 +6,7 @@ import { Rng, Seed } from '../../util/random';
 import { WorkloadJob } from '../../workloads/job';
 import { TwoTierJob } from './simulator';
 
+/** How CPU usage is assigned to the jobs of a two-tier workload: mode, range and seed. */
 export interface CpuUsageOptions {
   seed?: Seed;
   /**
@@ -51,6 +52,7 @@ export interface WorkloadStatistics {
   estimateRatio: number;
 }
 
+/** Job count, size and run-time statistics of a workload, as the MEASY paper tabulates them. */
 export function workloadStatistics(jobs: readonly WorkloadJob[]): WorkloadStatistics {
   if (jobs.length === 0) throw new InputError('workloadStatistics: no jobs', { source: 'workloadStatistics', field: 'jobs' });
   let p = 0;

@@ -23,6 +23,7 @@ function groupBy<T>(xs: readonly T[], key: (x: T) => string): Map<string, T[]> {
 
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 
+/** An algorithm's degradation from the best (or the bound) on one instance. */
 export interface DegradationRow {
   algorithm: string;
   /** Average percent degradation from best over the instances the algorithm solved. */
@@ -59,6 +60,7 @@ export function degradationTable(records: readonly VcRunRecord[], algorithms: re
     .sort((a, b) => a.avgDegradation - b.avgDegradation);
 }
 
+/** One point of a VCSched curve: an algorithm at one slack, with its mean and CI. */
 export interface CurveRow {
   algorithm: string;
   x: number;

@@ -14,6 +14,7 @@ import { invariantChecksEnabled } from '../../util/invariants';
 import { verifyVcAllocation } from './invariants';
 import { placementYield, uniformYieldAllocation } from './improve';
 
+/** Optimal minimum yield of a small VCSched instance and the placement that achieves it. */
 export interface ExactResult {
   /** optimal / infeasible are proofs; 'limit' means the node budget ran out. */
   status: 'optimal' | 'infeasible' | 'limit';
@@ -22,6 +23,7 @@ export interface ExactResult {
   nodes: number;
 }
 
+/** Solve a small VCSched instance exactly by branch and bound (nodeLimit caps the search). */
 export function solveVcschedExact(inst: VcInstance, options: { nodeLimit?: number } = {}): ExactResult {
   checkInstance(inst, 'solveVcschedExact');
   const nodeLimit = options.nodeLimit ?? 5_000_000;

@@ -12,6 +12,7 @@ import { instanceTasks } from './model';
 /** Heuristics plus the exact methods: MILP (options.lpEngine) and EXACT (combinatorial branch-and-bound). */
 export type VcAlgorithm = VcHeuristic | 'MILP' | 'EXACT';
 
+/** One VCSched run: the instance, algorithm, its minimum yield and run time. */
 export interface VcRunRecord {
   set: string;
   parallel: boolean;
@@ -40,6 +41,7 @@ export interface VcRunRecord {
   message: string;
 }
 
+/** Options of a VCSched experiment: the heuristics options plus MILP and exact-solver limits and a per-instance callback. */
 export interface ExperimentOptions extends HeuristicOptions {
   /** MILP time limit in seconds (default 60). */
   milpTimeLimitSeconds?: number;
@@ -51,6 +53,7 @@ export interface ExperimentOptions extends HeuristicOptions {
   onInstance?: (done: number, total: number) => void;
 }
 
+/** Run every requested algorithm on each instance and return one record per run. */
 export function runVcschedExperiment(
   instances: readonly GeneratedInstance[],
   algorithms: readonly VcAlgorithm[],

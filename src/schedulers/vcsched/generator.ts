@@ -18,6 +18,7 @@ import { LUBLIN_BATCH, lublinParams, sampleLublinSize } from '../../workloads/lu
 import { VcInstance, VcJob } from './model';
 import { InputError } from '../../util/errors';
 
+/** Parameters of a generated VCSched instance: hosts, tasks, slack, CPU coefficient of variation and mean. */
 export interface VcInstanceSpec {
   hosts: number;
   /** Total number of tasks. */
@@ -36,9 +37,13 @@ export interface VcInstanceSpec {
   maxJobSize?: number;
 }
 
+/** The small VCSched instance set (solved exactly): 4 hosts, 6 to 12 tasks, 10 instances per spec. */
 export const SMALL_SET = { hosts: 4, tasks: [6, 8, 10, 12], instancesPerSpec: 10 } as const;
+/** The large VCSched instance set: 64 hosts, 100 to 500 tasks, 100 instances per spec. */
 export const LARGE_SET = { hosts: 64, tasks: [100, 250, 500], instancesPerSpec: 100 } as const;
+/** Memory slacks of the VCSched instance sets. */
 export const SLACKS = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9] as const;
+/** Coefficients of variation of CPU needs in the VCSched instance sets. */
 export const CVS = [0.25, 0.75] as const;
 
 function checkSpec(s: VcInstanceSpec): void {
@@ -92,6 +97,7 @@ export function vcschedSpecs(set: 'small' | 'large', options: { parallel?: boole
   return out;
 }
 
+/** A generated VCSched instance with the set, spec and index it came from. */
 export interface GeneratedInstance {
   set: string;
   spec: VcInstanceSpec;

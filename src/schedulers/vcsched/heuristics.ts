@@ -16,6 +16,7 @@ import { verifyVcAllocation } from './invariants';
 import { LpRelaxationResult, solveVcschedLp } from './milp';
 import { LpEngine } from './lpsolver';
 
+/** Names of the VCSched heuristics (rounding, greedy and MCB variants). */
 export const VCSCHED_HEURISTICS = [
   'RRND',
   'RRNZ',
@@ -32,8 +33,10 @@ export const VCSCHED_HEURISTICS = [
   'MCB7',
   'MCB8',
 ] as const;
+/** One VCSched heuristic name. */
 export type VcHeuristic = (typeof VCSCHED_HEURISTICS)[number];
 
+/** Options of the VCSched heuristics: seed, backtracking budget, tolerances, LP engine and settings, improvement pass. */
 export interface HeuristicOptions {
   /** Seed for RRND/RRNZ (default 1). */
   seed?: Seed;
@@ -57,6 +60,7 @@ export interface HeuristicOptions {
   improve?: 'greedy' | 'lp' | 'none';
 }
 
+/** A heuristic's placement and minimum yield, or why it found none. */
 export interface HeuristicResult {
   algorithm: VcHeuristic;
   /** 'ok', 'failed' (no placement found), or 'skipped' (see message). */

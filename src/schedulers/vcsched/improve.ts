@@ -31,6 +31,7 @@ export function uniformYieldAllocation(inst: VcInstance, placement: ArrayLike<nu
   return { host: Array.from(placement), cpu: tasks.map((t) => y * t.cpuNeed) };
 }
 
+/** Options of the yield-improvement pass applied after a placement: the yield to reach and the method. */
 export interface ImproveOptions {
   /** Yield floor every job keeps (default: the placement's best minimum yield). */
   minYield?: number;

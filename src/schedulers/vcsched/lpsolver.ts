@@ -36,6 +36,7 @@ import { InputError } from '../../util/errors';
 const lpSolver: { Solve(model: LpModel, precision?: number, full?: boolean): Record<string, number | boolean | undefined> } =
   require('javascript-lp-solver');
 
+/** A linear program as a JSON model: objective, direction, constraints and variables. */
 export interface LpModel {
   optimize: string;
   opType: 'max' | 'min';
@@ -57,6 +58,7 @@ export interface LpModel {
  */
 export type LpStatus = 'optimal' | 'infeasible' | 'unbounded' | 'timeout' | 'failure';
 
+/** An LP engine's answer: status, objective, variable values and time. */
 export interface LpRun {
   /** The library's answer: feasible flag, objective `result`, variable values (absent = 0). */
   raw: Record<string, number | boolean | undefined>;
@@ -71,9 +73,12 @@ export interface LpRun {
   message?: string;
 }
 
+/** An LP engine: javascript-lp-solver or HiGHS. */
 export type LpEngine = 'javascript-lp-solver' | 'highs';
+/** LP engines the VCSched code can use. */
 export const LP_ENGINES: readonly LpEngine[] = ['javascript-lp-solver', 'highs'];
 
+/** Options of `runLp`: engine, branch-and-bound node limit and LP method. */
 export interface RunLpOptions {
   /** Default 'javascript-lp-solver'. */
   engine?: LpEngine;

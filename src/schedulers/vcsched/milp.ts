@@ -24,6 +24,7 @@ import { verifyVcAllocation } from './invariants';
 import { ColumnLpBuilder, ColumnLpModel, LpEngine, LpModel, LpStatus, runLp, lpValue } from './lpsolver';
 import { vcschedRelaxedMinYield } from '../../bounds/vcsched';
 
+/** Options of the VCSched MILP: engine, time and node limits, symmetry breaking. */
 export interface MilpOptions {
   /** Wall-clock limit for branch-and-cut, seconds (default 60). Machine-dependent: prefer `nodeLimit` with HiGHS. */
   timeLimitSeconds?: number;
@@ -38,8 +39,10 @@ export interface MilpOptions {
   symmetryBreaking?: boolean;
 }
 
+/** How a MILP solve ended. */
 export type MilpStatus = 'optimal' | 'infeasible' | 'feasible' | 'unknown' | 'invalid';
 
+/** Result of the VCSched MILP: status, minimum yield and placement. */
 export interface MilpResult {
   /**
    * optimal: proven optimum (verified); infeasible: solver finished without any
@@ -291,6 +294,7 @@ export function solveVcschedMilp(inst: VcInstance, options: MilpOptions = {}): M
   return { status: 'optimal', minYield: y, placement, ...base };
 }
 
+/** The LP relaxation of a VCSched instance: its bound and fractional placement. */
 export interface LpRelaxationResult {
   /** True only when the solver found the optimum and it checked out (status 'optimal'). */
   feasible: boolean;

@@ -28,6 +28,7 @@ export interface VcJob {
   tasks?: number;
 }
 
+/** A VCSched instance: hosts with CPU and memory, jobs of tasks with CPU needs and memory. */
 export interface VcInstance {
   hosts: number;
   jobs: VcJob[];
@@ -45,6 +46,7 @@ export interface VcAllocation {
   cpu: number[];
 }
 
+/** A placement's yields: per job and the minimum, with capacity violations if any. */
 export interface VcEvaluation {
   feasible: boolean;
   /** Human-readable violated constraints (empty when feasible). */
@@ -88,6 +90,7 @@ export function instanceTasks(inst: VcInstance): VcTask[] {
   return out;
 }
 
+/** Number of tasks over all jobs of an instance. */
 export function taskCount(inst: VcInstance): number {
   let n = 0;
   for (const j of inst.jobs) n += j.tasks ?? 1;

@@ -143,6 +143,7 @@ export function runSpanMs(records: readonly { run: { startedAt: string; duration
   return records.length ? Math.round(last - first) : 0;
 }
 
+/** A notebook's published results: the results file, its provenance and how many cells they cover. */
 export interface CommittedResults {
   notebook: string;
   file: string;
@@ -292,6 +293,7 @@ function withoutFields(value: Json, fields: ReadonlySet<string>): Json {
   return value;
 }
 
+/** A published cell re-run live: its key and whether the record came out identical. */
 export interface VerifiedCell {
   key: string;
   identical: boolean;

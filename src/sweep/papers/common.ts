@@ -23,6 +23,7 @@ import { ProgressMode, runSweep, SweepSummary } from '../run';
 import { lockResults, ResultRecord, toolkitVersion, toRows, unlockResults } from '../store';
 import { CommittedResults, loadCommittedResults, seedFromCommitted, verifyCommittedSample, VerifiedCell } from './committed';
 
+/** The scale a paper notebook runs at: quick (small, live) or paper (full, from committed results). */
 export type PaperScale = 'quick' | 'paper';
 
 /** One notebook's experiment at paper (and quick) scale; `R` is what the notebook analyses. */
@@ -43,6 +44,7 @@ export interface PaperExperiment<R = unknown> {
   results(summary: SweepSummary): R;
 }
 
+/** Options of a paper-scale run: scale, workers, shard, retries, progress, verification sample and results folder. */
 export interface PaperRunOptions {
   /** Default 'paper'. */
   scale?: PaperScale;

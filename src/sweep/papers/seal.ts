@@ -19,6 +19,7 @@ import * as path from 'path';
 import { TOOLKIT_ROOT } from '../cellmodule';
 import { InputError, OutputError } from '../../util/errors';
 
+/** Where published results came from: notebook, sweep fingerprint and version, commit, digest and counts of the results file. */
 export interface Provenance {
   notebook: string;
   sweep: string;
