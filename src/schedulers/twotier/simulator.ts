@@ -39,6 +39,7 @@ import { InvariantError, invariantChecksEnabled } from '../../util/invariants';
 import { BACKGROUND_PLACEMENT_THRESHOLD, drawBackgroundEfficiency, drawForegroundLoss, TwoTierModelOptions } from './progress';
 import { isBuiltinTwoTierPolicy, resolveTwoTierPolicy, TwoTierPolicySpec } from './policies';
 import { SimJob, twoTierMachine } from './state';
+import { guardedTwoTierPolicy } from './guarded';
 
 export type { TwoTierPolicy } from './policies';
 
@@ -201,7 +202,10 @@ export function simulateTwoTier(jobs: readonly TwoTierJob[], options: TwoTierOpt
   });
 
   const sim = new Simulation();
-  const counters = twoTierMachine(sim, all, policy, {
+  const builtin = isBuiltinTwoTierPolicy(policy);
+  // A user policy sees read-only views and runs under a guard (guarded.ts); built-ins get the engine's objects.
+  const decide = builtin ? policy : guardedTwoTierPolicy(policy, all, () => sim.now);
+  const counters = twoTierMachine(sim, all, decide, {
     machineSize: P,
     migrationCost: options.migrationCost ?? 20,
     placementThreshold: options.placementThreshold ?? BACKGROUND_PLACEMENT_THRESHOLD,
@@ -211,7 +215,7 @@ export function simulateTwoTier(jobs: readonly TwoTierJob[], options: TwoTierOpt
     backgroundModel: options.backgroundModel,
     backgroundRate: options.backgroundRate,
     // Invariant checks (util/invariants.ts): read once per run; always on for a policy that is not built in.
-    checks: invariantChecksEnabled() || !isBuiltinTwoTierPolicy(policy),
+    checks: invariantChecksEnabled() || !builtin,
     log,
   });
   sim.run();
