@@ -4,7 +4,7 @@
  *
  *   schedlab simulate (--trace FILE|NAME | --lublin N [--seed S]) [--policy fcfs|easy|conservative|FILE#EXPORT]
  *                     [--order fcfs|sjf|ljf|smallest|wfp3|unicef] [--machine-size P] [--estimates exact|requested] [--load L]
- *                     [--threshold SECONDS] [--lenient] [--out jobs.csv]
+ *                     [--threshold SECONDS] [--lenient] [--out jobs.csv] [--policy-budget SECONDS]
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -16,6 +16,8 @@ import { simulateBatchColumns, BatchEstimates, BatchQueueOrder, BATCH_QUEUE_ORDE
 import { BATCH_POLICIES, BatchPolicy, BatchPolicySpec } from '../schedulers/batch/policies';
 import { jobMetrics, summarizeRun, BOUNDED_SLOWDOWN_THRESHOLD } from '../metrics/jobs';
 import { InputError, OutputError, UsageError as BaseUsageError, writeFileSafely } from '../util/errors';
+import { DEFAULT_POLICY_BUDGET, policyBudget } from '../util/policy-guard';
+import { simulateInWorker } from './simulate-worker';
 
 export const SIMULATE_USAGE = `usage: schedlab simulate (--trace FILE|NAME | --lublin N [--seed S]) [options]
   --trace FILE|NAME     SWF file (.swf or .swf.gz) or a trace name from data/traces.json
@@ -23,7 +25,10 @@ export const SIMULATE_USAGE = `usage: schedlab simulate (--trace FILE|NAME | --l
   --lublin N            generate N jobs with the Lublin-Feitelson 2003 model
   --seed S              seed for --lublin (default 1)
   --policy P            fcfs | easy | conservative (default easy), or FILE.js#EXPORT: a policy
-                        object exported by a module (docs/policies.md), always run with checks on
+                        object exported by a module (docs/policies.md), always run with checks on,
+                        in a worker thread that is stopped when one decision overruns --policy-budget
+  --policy-budget S     seconds one decision of a FILE#EXPORT policy may take (default ${DEFAULT_POLICY_BUDGET},
+                        or SCHEDLAB_POLICY_BUDGET); 0 = no limit
   --order O             queue order: fcfs | sjf | ljf | smallest | wfp3 | unicef (default fcfs)
   --machine-size P      processors (default: trace header MaxProcs; 128 for --lublin)
   --estimates E         exact | requested (default exact)
@@ -53,7 +58,7 @@ export class UsageError extends BaseUsageError {
   }
 }
 
-const VALUE_FLAGS = new Set(['trace', 'lublin', 'seed', 'policy', 'order', 'machine-size', 'estimates', 'load', 'threshold', 'out']);
+const VALUE_FLAGS = new Set(['trace', 'lublin', 'seed', 'policy', 'order', 'machine-size', 'estimates', 'load', 'threshold', 'out', 'policy-budget']);
 const BOOL_FLAGS = new Set(['lenient', 'help']);
 
 /** Parse `--flag value`, `--flag=value` and boolean flags; unknown or repeated flags are errors. */
@@ -135,6 +140,7 @@ export async function simulateMain(argv: readonly string[], out: (s: string) => 
   let estimates: BatchEstimates;
   let threshold: number;
   let machineSize: number | undefined;
+  let budget: number;
   try {
     flags = parseSimulateArgs(argv);
     if (flags.has('help')) {
@@ -152,6 +158,7 @@ export async function simulateMain(argv: readonly string[], out: (s: string) => 
     machineSize = num(flags, 'machine-size', isPosInt, 'a positive integer');
     num(flags, 'load', (x) => x > 0, 'a positive number');
     threshold = num(flags, 'threshold', (x) => x > 0, 'a positive number') ?? BOUNDED_SLOWDOWN_THRESHOLD;
+    budget = num(flags, 'policy-budget', (x) => x >= 0, 'a number of seconds >= 0 (0: no limit)') ?? policyBudget();
   } catch (e) {
     if (e instanceof UsageError) {
       process.stderr.write(`schedlab simulate: ${e.message}\n${usage()}\n`);
@@ -199,7 +206,16 @@ export async function simulateMain(argv: readonly string[], out: (s: string) => 
 
   let start: Float64Array;
   try {
-    start = simulateBatchColumns(jobs, { machineSize, policy, estimates, order });
+    if (typeof policy === 'string') start = simulateBatchColumns(jobs, { machineSize, policy, estimates, order });
+    else {
+      // A user's module: in a worker thread, so that a decision that never returns can be stopped and named.
+      const r = await simulateInWorker(jobs, { machineSize, policy, estimates, order }, budget);
+      if (!r.ok) {
+        process.stderr.write(`schedlab simulate: ${r.message}\n`);
+        return r.input ? 2 : 1;
+      }
+      start = r.start;
+    }
   } catch (e) {
     process.stderr.write(`schedlab simulate: ${(e as Error).message}\n`);
     return e instanceof InputError ? 2 : 1;
