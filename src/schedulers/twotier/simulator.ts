@@ -2,13 +2,14 @@
  * Simulation of scheduling policies on two-tier (foreground / background VM)
  * processors, after the MEASY paper (Algorithms 1–3, Sections 2–3): the
  * entry point, its options and results. The loop is the event core
- * (engine/events.ts); the machine state and the mechanics of each decision
- * are in state.ts; the decisions themselves come from a policy object
- * (policies.ts: EASY, KEASY, REASY, MEASY or a user's).
+ * (engine/events.ts); the machine (machine.ts: its state, the mechanics of
+ * each decision, the jobs' rates; listed in state.ts) carries out the
+ * decisions of a policy object (policies.ts: EASY, KEASY, REASY, MEASY or a
+ * user's, which runs behind guarded.ts).
  *
  * Time advance is exact (rates change only at events; a job's completion
  * event is moved whenever its rate changes), far cheaper than the paper's
- * time slices; `timeSlice > 0` switches to literal time slices (state.ts).
+ * time slices; `timeSlice > 0` switches to literal time slices (machine.ts).
  *
  * Choices where the paper is silent or ambiguous (each repeated in the notebook):
  * - All events at one instant are applied first, then one scheduling pass runs
@@ -38,7 +39,8 @@ import { InputError } from '../../util/errors';
 import { InvariantError, invariantChecksEnabled } from '../../util/invariants';
 import { BACKGROUND_PLACEMENT_THRESHOLD, drawBackgroundEfficiency, drawForegroundLoss, TwoTierModelOptions } from './progress';
 import { isBuiltinTwoTierPolicy, resolveTwoTierPolicy, TwoTierPolicySpec } from './policies';
-import { SimJob, twoTierMachine } from './state';
+import { SimJob } from './state';
+import { twoTierMachine } from './machine';
 import { guardedTwoTierPolicy } from './guarded';
 
 export type { TwoTierPolicy } from './policies';
