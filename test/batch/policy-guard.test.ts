@@ -7,6 +7,8 @@ import { expect } from 'chai';
 import * as path from 'path';
 import { BatchSchedulingPolicy, BUILTIN_BATCH_POLICIES, simulateBatch } from '../../src/schedulers/batch';
 import { setPolicyBudget } from '../../src/util/policy-guard';
+import { BatchState } from '../../src/schedulers/batch/state';
+import { InvariantError } from '../../src/util/invariants';
 import { busyWait, policyError } from '../support/helpers';
 import { batchJobs, batchProfileWriter, batchReverser, batchThrower } from '../support/broken-policies';
 
@@ -82,5 +84,17 @@ describe('batch: a user policy cannot hurt the run', () => {
     setPolicyBudget(0);
     calls = 0;
     expect(JSON.stringify(run(slow))).to.equal(JSON.stringify(run('easy')));
+  });
+
+  it("the invariant checks catch a reordered engine queue (what a policy handed the engine's own state could do)", () => {
+    // Built-ins get the state itself; this is what the checks see if one of them reorders the queue.
+    const n = 4;
+    const f = (xs: number[]) => Float64Array.from(xs);
+    const jobs = { length: n, id: (i: number) => 100 + i, job: (i: number) => ({ id: 100 + i, submit: i, runtime: 10, procs: 1 }) };
+    const order = Int32Array.from([0, 1, 2, 3]);
+    const state = new BatchState(jobs, 1, f([0, 1, 2, 3]), f([10, 10, 10, 10]), f([10, 10, 10, 10]), Int32Array.from([1, 1, 1, 1]), order, 'fcfs', BUILTIN_BATCH_POLICIES.easy, true, false, undefined);
+    for (let i = 0; i < n; i++) state.arrive(i);
+    (state.waiting() as number[]).reverse();
+    expect(() => state.waiting()).to.throw(InvariantError, /invariant batch\/queue broken \(job 102, time 0\): policy easy: the queue is out of arrival order: job 103 before it/);
   });
 });

@@ -7,6 +7,10 @@ import { expect } from 'chai';
 import * as path from 'path';
 import { BUILTIN_TWO_TIER_POLICIES, simulateTwoTier, TwoTierPolicySpec, TwoTierSchedulingPolicy } from '../../src/schedulers/twotier';
 import { setPolicyBudget } from '../../src/util/policy-guard';
+import { Simulation } from '../../src/engine/events';
+import { SimJob, TwoTierState } from '../../src/schedulers/twotier/state';
+import { decisionContext } from '../../src/schedulers/twotier/decisions';
+import { InvariantError } from '../../src/util/invariants';
 import { busyWait, policyError } from '../support/helpers';
 import { twoTierJobs, twoTierQueueSorter, twoTierReverser, twoTierThrower, twoTierViewWriter } from '../support/broken-policies';
 
@@ -77,5 +81,22 @@ describe('two-tier: a user policy cannot hurt the run', () => {
     setPolicyBudget(0);
     calls = 0;
     expect(JSON.stringify(run(slow).jobs)).to.equal(JSON.stringify(run('measy').jobs));
+  });
+
+  it("the invariant checks catch reordered engine queues (what a policy handed the engine's own context could do)", () => {
+    // Built-ins get the engine's context; this is what the checks see after a pass if one of them reorders a queue.
+    const job = (index: number, estimate: number) =>
+      ({ index, job: { id: 10 + index, submit: 0, runtime: estimate, procs: 1 }, size: 1, estimate, tier: 'pending', processors: new Int32Array(1) }) as unknown as SimJob;
+    const st = new TwoTierState(new Simulation(), [job(0, 30), job(1, 20), job(2, 10)], 'measy', {
+      machineSize: 4, migrationCost: 20, placementThreshold: 0.96, knowUsage: true, timeSlice: 0, remainingEstimates: false, checks: true,
+    });
+    for (const j of st.all) st.enqueue(j);
+    const ctx = decisionContext(st, measy);
+    st.checkQueues();
+    (ctx.queued() as SimJob[]).reverse();
+    expect(() => st.checkQueues()).to.throw(InvariantError, /twotier\/queue broken \(job 11, time 0\): measy: the SJF queue is out of order: job 10 before it/);
+    (ctx.queued() as SimJob[]).reverse();
+    (ctx.waiting() as SimJob[]).reverse();
+    expect(() => st.checkQueues()).to.throw(InvariantError, /twotier\/queue broken \(job 11, time 0\): measy: the waiting list is out of arrival order: job 12 before it/);
   });
 });

@@ -71,6 +71,7 @@ export function twoTierMachine(sim: Simulation, all: SimJob[], policy: TwoTierSc
     passPending = false;
     const decisions = policy.schedule(context);
     if (decisions) for (const d of decisions) context.apply(d);
+    if (cfg.checks) st.checkQueues();
     flush(st, complete);
     ensureTick();
   }

@@ -180,6 +180,23 @@ export class TwoTierState {
     waiting.length = w;
   }
 
+  /**
+   * The queues are the engine's: `queued` in SJF order holding queued jobs
+   * only, `waiting` in arrival order. A policy handed them (the built-ins
+   * are) and reordering them is caught here, after each pass with checks on.
+   */
+  checkQueues(): void {
+    const { queued, waiting } = this;
+    for (let k = 0; k < queued.length; k++) {
+      const j = queued[k];
+      if (j.tier !== QUEUED) throw this.broken('twotier/queue', `the SJF queue holds a job that is ${j.tier}`, j);
+      if (k > 0 && !sjfBefore(queued[k - 1], j)) throw this.broken('twotier/queue', `the SJF queue is out of order: job ${queued[k - 1].job.id} before it`, j);
+    }
+    for (let k = 1; k < waiting.length; k++) {
+      if (!(waiting[k - 1].index < waiting[k].index)) throw this.broken('twotier/queue', `the waiting list is out of arrival order: job ${waiting[k - 1].job.id} before it`, waiting[k]);
+    }
+  }
+
   // ---- what the scheduler sees of CPU usage ---------------------------------------------------
   viewBg(p: number): number {
     return this.bgJob[p] === null ? 0 : this.cfg.knowUsage ? this.bgUse[p] : 1;
