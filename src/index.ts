@@ -5,6 +5,7 @@
 export * from './util/random';
 export * from './util/errors';
 export * from './util/invariants';
+export { setPolicyBudget, policyBudget, DEFAULT_POLICY_BUDGET } from './util/policy-guard';
 export { portable, isPortableRef, PortableRef } from './util/portable';
 export { PolicyRef, isPolicyRef } from './util/modules';
 export type { DfrsPolicy, DfrsDecisionView, DfrsJobView, DfrsMapping } from './schedulers/dfrs/policy';

@@ -4,7 +4,7 @@
  *
  *   schedlab simulate (--trace FILE|NAME | --lublin N [--seed S]) [--policy fcfs|easy|conservative|FILE#EXPORT]
  *                     [--order fcfs|sjf|ljf|smallest|wfp3|unicef] [--machine-size P] [--estimates exact|requested] [--load L]
- *                     [--threshold SECONDS] [--lenient] [--out FILE [--format csv|swf|batsim]]
+ *                     [--threshold SECONDS] [--lenient] [--out FILE [--format csv|swf|batsim]] [--policy-budget SECONDS]
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -20,6 +20,8 @@ import { WorkloadJob } from '../workloads/job';
 import { simulateBatch } from '../schedulers/batch/simulate';
 import { scheduleFormatOf, scheduleText, ScheduleFormat, SCHEDULE_FORMATS, ScheduledWorkloadJob } from '../analysis/schedule-files';
 import { InputError, OutputError, UsageError as BaseUsageError, writeFileSafely } from '../util/errors';
+import { DEFAULT_POLICY_BUDGET, policyBudget } from '../util/policy-guard';
+import { simulateInWorker } from './simulate-worker';
 
 export const SIMULATE_USAGE = `usage: schedlab simulate (--trace FILE|NAME | --lublin N [--seed S]) [options]
   --trace FILE|NAME     SWF file (.swf or .swf.gz) or a trace name from data/traces.json
@@ -27,7 +29,10 @@ export const SIMULATE_USAGE = `usage: schedlab simulate (--trace FILE|NAME | --l
   --lublin N            generate N jobs with the Lublin-Feitelson 2003 model
   --seed S              seed for --lublin (default 1)
   --policy P            fcfs | easy | conservative (default easy), or FILE.js#EXPORT: a policy
-                        object exported by a module (docs/policies.md), always run with checks on
+                        object exported by a module (docs/policies.md), always run with checks on,
+                        in a worker thread that is stopped when one decision overruns --policy-budget
+  --policy-budget S     seconds one decision of a FILE#EXPORT policy may take (default ${DEFAULT_POLICY_BUDGET},
+                        or SCHEDLAB_POLICY_BUDGET); 0 = no limit
   --order O             queue order: fcfs | sjf | ljf | smallest | wfp3 | unicef (default fcfs)
   --machine-size P      processors (default: trace header MaxProcs; 128 for --lublin)
   --estimates E         exact | requested (default exact)
@@ -60,7 +65,7 @@ export class UsageError extends BaseUsageError {
   }
 }
 
-const VALUE_FLAGS = new Set(['trace', 'lublin', 'seed', 'policy', 'order', 'machine-size', 'estimates', 'load', 'threshold', 'out', 'format']);
+const VALUE_FLAGS = new Set(['trace', 'lublin', 'seed', 'policy', 'order', 'machine-size', 'estimates', 'load', 'threshold', 'out', 'format', 'policy-budget']);
 const BOOL_FLAGS = new Set(['lenient', 'help']);
 
 /** Parse `--flag value`, `--flag=value` and boolean flags; unknown or repeated flags are errors. */
@@ -139,6 +144,7 @@ export async function simulateMain(argv: readonly string[], out: (s: string) => 
   let threshold: number;
   let machineSize: number | undefined;
   let format: ScheduleFormat;
+  let budget: number;
   try {
     flags = parseSimulateArgs(argv);
     if (flags.has('help')) {
@@ -159,6 +165,7 @@ export async function simulateMain(argv: readonly string[], out: (s: string) => 
     if (flags.has('format') && !flags.has('out')) throw new UsageError('--format applies to --out: give --out FILE', '--format');
     format = (flags.get('format') ?? scheduleFormatOf(flags.get('out') ?? '')) as ScheduleFormat;
     if (!SCHEDULE_FORMATS.includes(format)) throw new UsageError(`--format must be ${SCHEDULE_FORMATS.join(', ')}, got '${format}'`, '--format');
+    budget = num(flags, 'policy-budget', (x) => x >= 0, 'a number of seconds >= 0 (0: no limit)') ?? policyBudget();
   } catch (e) {
     if (e instanceof UsageError) {
       process.stderr.write(`schedlab simulate: ${e.message}\n${usage()}\n`);
@@ -213,12 +220,22 @@ export async function simulateMain(argv: readonly string[], out: (s: string) => 
   let start: Float64Array;
   let results: { processors?: number[] }[] | undefined;
   try {
+    if (typeof policy !== 'string') {
+      // A user's module: in a worker thread, so that a decision that never returns can be stopped and named.
+      const r = await simulateInWorker(jobs, { machineSize, policy, estimates, order }, budget);
+      if (!r.ok) {
+        process.stderr.write(`schedlab simulate: ${r.message}\n`);
+        return r.input ? 2 : 1;
+      }
+      start = r.start;
+    } else start = simulateBatchColumns(jobs, { machineSize, policy, estimates, order });
     if (format === 'batsim' && flags.has('out')) {
-      // Batsim's allocated_resources: the processors each job ran on (the object path names them).
+      // Batsim's allocated_resources: the processors each job ran on (the object path names them). A user
+      // policy runs here a second time, in this thread: the worker run above has shown that it terminates.
       const r = simulateBatch(jobs, { machineSize, policy, estimates, order, assignProcessors: true });
       start = Float64Array.from(r, (x) => x.start);
       results = r;
-    } else start = simulateBatchColumns(jobs, { machineSize, policy, estimates, order });
+    }
   } catch (e) {
     process.stderr.write(`schedlab simulate: ${(e as Error).message}\n`);
     return e instanceof InputError ? 2 : 1;

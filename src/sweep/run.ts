@@ -10,7 +10,8 @@ import { Cell, CellFilter, filterCells, formatShard, parseShard, Shard, shardCel
 import { loadCellFunction, resolveCellModule, toJsonResult, tsNodeOptions, tsNodePath } from './cellmodule';
 import { latestRecords, readResultsFile, ResultRecord, ResultRow, ResultsWriter, RunInfo, toRows, toolkitVersion } from './store';
 import { lineReporter, ProgressCallback, Reporter, SweepProgress, tslabReporter, ttyReporter } from './progress';
-import { describeError, FromWorker, ToWorker, WorkerInit } from './worker';
+import { describeError, FromWorker, timeoutWhere, ToWorker, WorkerInit } from './worker';
+import { createDecisionBeacon, DecisionBeacon } from '../util/policy-guard';
 import { InputError, OutputError } from '../util/errors';
 
 /** How `runSweep` reports progress: chosen automatically, a terminal bar, log lines, a notebook output, or nothing. */
@@ -102,6 +103,8 @@ interface Slot {
   terminating: boolean;
   timedOut: boolean;
   lastError: Error | null;
+  /** Where the worker's policy calls are (util/policy-guard.ts): a time-out names the decision. */
+  beacon: DecisionBeacon;
 }
 
 /** A cell's outcome as recorded: its JSON result, or the error it ended with. */
@@ -504,8 +507,9 @@ function runPool(state: RunState, queue: QueueItem[], size: number): Promise<voi
     };
 
     const spawn = () => {
-      const worker = new Worker(BOOTSTRAP, { eval: true, workerData: init });
-      const slot: Slot = { id: nextId++, worker, ready: false, job: null, terminating: false, timedOut: false, lastError: null };
+      const beacon = createDecisionBeacon();
+      const worker = new Worker(BOOTSTRAP, { eval: true, workerData: { ...init, beacon } });
+      const slot: Slot = { id: nextId++, worker, ready: false, job: null, terminating: false, timedOut: false, lastError: null, beacon };
       slots.add(slot);
       worker.on('message', (msg: FromWorker) => {
         if (settled) return;
@@ -541,7 +545,7 @@ function runPool(state: RunState, queue: QueueItem[], size: number): Promise<voi
           slot.job = null;
           counts.running--;
           const why = slot.timedOut
-            ? `cell timed out after ${((options.cellTimeoutMs ?? 0) / 1000).toFixed(1)} s (worker terminated)`
+            ? `cell timed out after ${((options.cellTimeoutMs ?? 0) / 1000).toFixed(1)} s (worker terminated)${timeoutWhere(slot.beacon, item.cell.params)}`
             : `worker crashed (exit code ${code})${slot.lastError ? ': ' + slot.lastError.message : ''}`;
           try {
             state.failed(item, queue, { name: slot.timedOut ? 'CellTimeout' : 'WorkerCrash', message: why }, {

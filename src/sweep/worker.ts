@@ -5,6 +5,9 @@
 import { parentPort, workerData } from 'worker_threads';
 import { performance } from 'perf_hooks';
 import { loadCellFunction, toJsonResult } from './cellmodule';
+import { DecisionBeacon, describeDecision, readDecisionBeacon, useDecisionBeacon } from '../util/policy-guard';
+import { isModuleExportRef } from '../util/modules';
+import { isPortableRef } from '../util/portable';
 
 export interface WorkerInit {
   workerFile: string;
@@ -12,6 +15,8 @@ export interface WorkerInit {
   tsNodeOptions?: Record<string, unknown>;
   module: string;
   export: string;
+  /** Written by every user policy call of the worker (set by the pool per worker). */
+  beacon?: DecisionBeacon;
 }
 
 export type ToWorker = { type: 'run'; id: number; params: Record<string, unknown>; seed: number };
@@ -35,6 +40,21 @@ export function describeError(e: unknown): { name: string; message: string; stac
   return { name: 'Error', message: typeof e === 'string' ? e : safeString(e) };
 }
 
+/**
+ * What a timed-out cell was doing, for its failure message: the policy call in
+ * progress when it was stopped (from the worker's beacon), else the policy
+ * its parameters name.
+ */
+export function timeoutWhere(beacon: DecisionBeacon, params: Record<string, unknown>): string {
+  const d = readDecisionBeacon(beacon);
+  if (d) return ` in ${describeDecision(d)}, running for ${(d.elapsedMs / 1000).toFixed(1)} s`;
+  const p = params.policy ?? params.algorithm;
+  if (typeof p === 'string') return `; policy ${p}`;
+  if (isModuleExportRef(p)) return `; policy ${p.module}#${p.export}`;
+  if (isPortableRef(p)) return '; a portable policy';
+  return '';
+}
+
 function safeString(v: unknown): string {
   try {
     return JSON.stringify(v) ?? String(v);
@@ -47,6 +67,7 @@ function main(): void {
   const port = parentPort;
   if (!port) return;
   const init = workerData as WorkerInit;
+  useDecisionBeacon(init.beacon);
   let fn: (params: any, seed: number) => unknown;
   try {
     fn = loadCellFunction(init.module, init.export);

@@ -9,6 +9,7 @@
  *   │   └── UsageError  a bad command-line flag (cli/)
  *   ├── OutputError     results could not be written (full disk, unwritable folder); names the path
  *   ├── SolverError     an LP solver failed, timed out, or returned a solution that does not check
+ *   ├── PolicyError     a user policy threw, or overran its time budget (util/policy-guard.ts)
  *   └── InvariantError  a scheduler broke one of its invariants (util/invariants.ts; a bug)
  *
  * Messages always start with the place (`file:line: field: …`, or the
@@ -103,6 +104,43 @@ export class SolverError extends SchedlabError {
     super(`${solver}: ${kind}: ${detail}`);
     this.solver = solver;
     this.kind = kind;
+  }
+}
+
+/** How a policy call failed: it threw, it returned after its time budget, or it did not return (stopped by a watchdog). */
+export type PolicyFailure = 'threw' | 'over-budget' | 'no-return';
+
+/** Which policy call: the policy, where it was loaded from, the decision it was making and the simulated time. */
+export interface PolicyCall {
+  policy: string;
+  /** `FILE#EXPORT`, or `portable` for a policy given as source text (absent for an object passed directly). */
+  module?: string;
+  /** The method called: `schedule`, `onJobSubmitted`, `map`, `score`, … */
+  decision: string;
+  /** Simulated time of the decision. */
+  time: number;
+}
+
+/**
+ * A user policy failed during a decision: it threw (`cause` is what it
+ * threw), or it took longer than the decision time budget. The message names
+ * the policy, its module, the decision and the simulated time.
+ */
+export class PolicyError extends SchedlabError {
+  readonly policy: string;
+  readonly module?: string;
+  readonly decision: string;
+  readonly time: number;
+  readonly kind: PolicyFailure;
+
+  constructor(kind: PolicyFailure, call: PolicyCall, detail: string, cause?: unknown) {
+    super(`policy '${call.policy}'${call.module ? ` (${call.module})` : ''}: ${call.decision} at simulated time ${call.time}: ${detail}`);
+    this.kind = kind;
+    this.policy = call.policy;
+    if (call.module !== undefined) this.module = call.module;
+    this.decision = call.decision;
+    this.time = call.time;
+    if (cause !== undefined) this.cause = cause;
   }
 }
 

@@ -8,6 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { InputError } from './errors';
 import { fromPortable, isPortableRef, PortableRef } from './portable';
+import { notePolicyOrigin } from './policy-guard';
 
 /** The schedlab package root (works from src/ under ts-node and from dist/). */
 export const TOOLKIT_ROOT = path.resolve(__dirname, '..', '..');
@@ -135,8 +136,10 @@ export function isPolicyRef(x: unknown): x is PolicyRef {
 
 /** The policy object a reference names, and how to name it in errors. */
 export function loadPolicyRef(ref: PolicyRef, what = 'policy'): { value: unknown; where: string } {
-  if (isPortableRef(ref)) return { value: fromPortable(ref), where: `portable ${what}` };
-  return { value: loadModuleExportRef(ref, what), where: `${ref.module}#${ref.export}` };
+  const loaded = isPortableRef(ref) ? { value: fromPortable(ref), where: `portable ${what}` } : { value: loadModuleExportRef(ref, what), where: `${ref.module}#${ref.export}` };
+  // Errors raised while the policy runs name where it came from (util/policy-guard.ts).
+  notePolicyOrigin(loaded.value, isPortableRef(ref) ? 'portable' : loaded.where);
+  return loaded;
 }
 
 /**

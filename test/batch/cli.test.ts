@@ -73,6 +73,51 @@ describe('schedlab simulate CLI', () => {
     expect(bad.err).to.match(/user-policies.ts.*nothing/);
   });
 
+  describe('a user policy that misbehaves (run in a worker thread)', () => {
+    // Plain JavaScript, so that the worker loads no test code through ts-node.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-policies-'));
+    const broken = path.join(dir, 'broken.js');
+    fs.writeFileSync(
+      broken,
+      `'use strict';
+const fcfs = (ctx) => { for (let h = ctx.head(); h >= 0 && ctx.procs(h) <= ctx.free; h = ctx.head()) ctx.startJob(h); };
+exports.thrower = { name: 'batch-thrower', schedule(ctx) { if (ctx.queueLength >= 3) throw new Error('no room for you'); fcfs(ctx); } };
+exports.reverser = { name: 'batch-reverser', schedule(ctx) { const q = ctx.waiting(); q.reverse(); for (const i of q) if (!ctx.isRunning(i) && ctx.procs(i) <= ctx.free) ctx.startJob(i); } };
+exports.looper = { name: 'batch-looper', schedule(ctx) { if (ctx.queueLength >= 3) for (;;) {} fcfs(ctx); } };
+`,
+    );
+    after(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const args = ['--lublin', '200', '--seed', '3', '--machine-size', '64'];
+    const quoted = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+    it('a throw: exit 1, one line naming the policy, its module, the decision and the simulated time', async () => {
+      const r = await capture((out) => simulateMain([...args, '--policy', `${broken}#thrower`], out));
+      expect(r.code).to.equal(1);
+      expect(r.err).to.match(new RegExp(`^schedlab simulate: policy 'batch-thrower' \\(${quoted(broken)}#thrower\\): schedule at simulated time \\d+(\\.\\d+)?: Error: no room for you\n$`));
+      expect(r.text).to.equal('');
+    });
+
+    it('reversing ctx.waiting(): exit 1 naming the policy, never a silently different schedule', async () => {
+      const r = await capture((out) => simulateMain([...args, '--policy', `${broken}#reverser`], out));
+      expect(r.code).to.equal(1);
+      expect(r.err).to.match(/^schedlab simulate: policy 'batch-reverser' \(.*#reverser\): schedule at simulated time \d+(\.\d+)?: TypeError: /);
+      expect(r.text).to.equal('');
+    });
+
+    it('a decision that never returns is stopped after --policy-budget, naming the policy, the decision and the time', async () => {
+      const r = await capture((out) => simulateMain([...args, '--policy', `${broken}#looper`, '--policy-budget', '0.5'], out));
+      expect(r.code).to.equal(1);
+      expect(r.err).to.match(/^schedlab simulate: policy 'batch-looper' \(.*broken.js#looper\): schedule at simulated time \d+(\.\d+)?: did not return within the decision time budget of 0.5 s/);
+      expect(r.text).to.equal('');
+    });
+
+    it('--policy-budget must be a number of seconds >= 0', async () => {
+      const r = await capture((out) => simulateMain([...args, '--policy', `${broken}#looper`, '--policy-budget', '-1'], out));
+      expect(r.code).to.equal(2);
+      expect(r.err).to.match(/--policy-budget must be a number of seconds >= 0/);
+    });
+  });
+
   it('dispatcher lists commands and rejects unknown ones', async () => {
     expect(Object.keys(COMMANDS)).to.include('simulate');
     const r = await capture(() => main(['frobnicate']));

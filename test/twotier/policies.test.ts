@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { invariantError } from '../support/helpers';
+import { invariantError, policyError } from '../support/helpers';
 import * as path from 'path';
 import {
   BUILTIN_TWO_TIER_POLICIES,
@@ -105,7 +105,7 @@ describe('twotier: broken user policies are caught by name, checks on or off', (
       expect(e.message).to.match(/mover.*not running in the bg tier \(it is queued\)/);
     });
 
-    it(`a policy that tampers with progress breaks work conservation ${on}`, () => {
+    it(`a policy that tampers with a job is stopped at once: job views are read-only ${on}`, () => {
       const tamper: TwoTierSchedulingPolicy = {
         ...BUILTIN_TWO_TIER_POLICIES.easy,
         name: 'tamper',
@@ -114,9 +114,8 @@ describe('twotier: broken user policies are caught by name, checks on or off', (
           BUILTIN_TWO_TIER_POLICIES.easy.schedule(ctx);
         },
       };
-      const e = broken(tamper);
-      expect(e.invariant).to.equal('twotier/work');
-      expect(e.message).to.match(/tamper/);
+      const e = policyError(() => withInvariantChecks(checks, () => run(tamper)), { policy: 'tamper', decision: 'schedule' });
+      expect(e.cause).to.be.instanceOf(TypeError);
     });
 
     it(`a job that is not in the workload ${on}`, () => {

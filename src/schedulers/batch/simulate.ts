@@ -52,6 +52,7 @@ import { columnJob, isJobColumns, JobColumns } from '../../workloads/columns';
 import { verifyBatchSchedule, verifyProcessorNames } from './invariants';
 import { BUILTIN_BATCH_POLICIES, BatchPolicySpec, isBuiltinBatchPolicy, resolveBatchPolicy } from './policies';
 import { BatchState, JobList } from './state';
+import { guardedBatchPolicy } from './guarded';
 
 export type { BatchPolicy } from './policies';
 /** Which run time the scheduler plans with: the job's actual run time (`exact`) or the user's requested time (`requested`). */
@@ -244,7 +245,8 @@ function runBatch(jobs: readonly WorkloadJob[] | JobColumns, options: BatchOptio
   const queueOrder = options.order ?? 'fcfs';
   if (typeof queueOrder !== 'function' && !BATCH_QUEUE_ORDERS.includes(queueOrder)) throw new InputError(`simulateBatch: unknown order '${queueOrder}' (use ${BATCH_QUEUE_ORDERS.join(', ')} or a function)`, { source: src, field: 'order' });
   if (policy === BUILTIN_BATCH_POLICIES.conservative && queueOrder !== 'fcfs') throw new InputError(`simulateBatch: conservative backfilling reserves in submission order; order must be 'fcfs'`, { source: src, field: 'order' });
-  const checks = invariantChecksEnabled() || !isBuiltinBatchPolicy(policy);
+  const builtin = isBuiltinBatchPolicy(policy);
+  const checks = invariantChecksEnabled() || !builtin;
 
   const input = batchInput(jobs, estimates, machineSize);
   const { submit, runtime, est, procs } = input;
@@ -258,6 +260,8 @@ function runBatch(jobs: readonly WorkloadJob[] | JobColumns, options: BatchOptio
 
   const sim = new Simulation({ startTime: n > 0 ? Math.min(0, submit[order[0]]) : 0 });
   const state = new BatchState(input, machineSize, submit, runtime, est, procs, order, queueOrder, policy, checks, options.assignProcessors === true, options.onReservation);
+  // A user policy sees a read-only view and runs under a guard (guarded.ts); built-ins get the state.
+  const decide = builtin ? policy : guardedBatchPolicy(policy, state);
   const completed = checks ? new Uint8Array(n) : undefined;
   let nextArrival = 0;
   let wakeup: EventId | undefined;
@@ -276,7 +280,7 @@ function runBatch(jobs: readonly WorkloadJob[] | JobColumns, options: BatchOptio
       completed[i] = 1;
     }
     state.complete(i);
-    policy.onJobCompleted?.(i, state);
+    decide.onJobCompleted?.(i, state);
     requestPass();
   };
   state.onStart = (i) => sim.at(sim.now + runtime[i], complete, AT_COMPLETION, i);
@@ -284,7 +288,7 @@ function runBatch(jobs: readonly WorkloadJob[] | JobColumns, options: BatchOptio
     state.now = sim.now;
     state.sortQueue();
     state.wakeTime = Infinity;
-    const toStart = policy.schedule(state);
+    const toStart = decide.schedule(state);
     if (toStart) for (const i of toStart) state.startJob(i);
     state.endPass();
     sim.cancel(wakeup);
@@ -301,7 +305,7 @@ function runBatch(jobs: readonly WorkloadJob[] | JobColumns, options: BatchOptio
     do {
       const i = order[nextArrival++];
       state.arrive(i);
-      policy.onJobSubmitted?.(i, state);
+      decide.onJobSubmitted?.(i, state);
     } while (nextArrival < n && submit[order[nextArrival]] === t);
     requestPass();
   }

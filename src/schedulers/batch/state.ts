@@ -152,7 +152,20 @@ export class BatchState implements BatchContext {
   /** The waiting jobs in queue order; jobs started later stay in the array (test isRunning). */
   waiting(): readonly number[] {
     if (this.qh > 0 || this.dead > 0) this.compact();
+    if (this.checks && this.queueInArrivalOrder) this.checkQueueOrder();
     return this.queue;
+  }
+
+  /**
+   * The queue is the engine's: in arrival order it must stay in arrival
+   * order. A policy handed it (the built-ins are) and reordering it is caught
+   * here, the next time it is asked for, with checks on.
+   */
+  private checkQueueOrder(): void {
+    const { queue, rankOf } = this;
+    for (let k = 1; k < queue.length; k++) {
+      if (!(rankOf[queue[k - 1]] < rankOf[queue[k]])) throw this.fail('batch/queue', `the queue is out of arrival order: job ${this.jobs.id(queue[k - 1])} before it`, queue[k]);
+    }
   }
 
   get runningCount(): number {

@@ -7,6 +7,7 @@
  * policies (mappers.ts, allocation.ts, policy.ts) decide.
  */
 import { InvariantError } from '../../util/invariants';
+import { PolicyGuard } from '../../util/policy-guard';
 import type { DfrsJob } from '../../workloads/dfrs';
 import { checkAllocation, INVARIANT_EPSILON, TaskAllocation, verifyDfrsRun } from './invariants';
 import { ActiveJob, byPriority, NodeUsage, usageOf } from './mapping';
@@ -73,6 +74,9 @@ export class DfrsState {
   /** Time progress was last integrated to. */
   private last: number;
   private byId: Map<number, SimJob> | undefined;
+  /** A user policy's calls, timed and named (util/policy-guard.ts); `decisionTime` is their simulated time. */
+  private guard: PolicyGuard | undefined;
+  private decisionTime = 0;
   private readonly penalty: number;
   private readonly penaltyModel: PenaltyModel;
   private readonly vtDuringPenalty: boolean;
@@ -267,15 +271,21 @@ export class DfrsState {
   /** Every job's priority for this decision (the mappers sort by it): the policy's, or the paper's. */
   refreshPriorities(t: number, policy: DfrsPolicy | undefined): void {
     for (const j of this.active) {
-      const p = policy?.priority ? policy.priority(this.viewOf(j), t) : paperPriority(j);
+      const p = policy?.priority ? this.guarded(policy, t).call('priority', () => policy.priority!(this.viewOf(j), t)) : paperPriority(j);
       if (typeof p !== 'number' || Number.isNaN(p)) throw new InvariantError('dfrs/policy', `${this.label}: priority ${String(p)} is not a number`, { job: j.job.id, time: t });
       j.priority = p;
     }
   }
 
+  /** The guard of the run's user policy, set for a decision at `t`. */
+  private guarded(policy: DfrsPolicy, t: number): PolicyGuard {
+    this.decisionTime = t;
+    return (this.guard ??= new PolicyGuard(policy, () => this.decisionTime));
+  }
+
   /** A user policy's mapping at `t`, checked (undefined: keep the current one). */
   policyMapping(policy: DfrsPolicy, t: number, submitted: SimJob | undefined): NextMapping | undefined {
-    const out = policy.map!(this.decisionView(t, submitted));
+    const out = this.guarded(policy, t).call('map', () => policy.map!(this.decisionView(t, submitted)));
     if (out === undefined) return undefined;
     const byId = (this.byId ??= new Map(this.all.map((j) => [j.job.id, j])));
     const known = (id: number) => {
@@ -289,7 +299,7 @@ export class DfrsState {
 
   /** A user policy's yields for the running jobs, in `list` order, checked. */
   policyYields(policy: DfrsPolicy, list: readonly SimJob[], t: number): Float64Array {
-    const out = policy.allocate!(this.decisionView(t));
+    const out = this.guarded(policy, t).call('allocate', () => policy.allocate!(this.decisionView(t)));
     if (!(out instanceof Map)) throw new InvariantError('dfrs/policy', `${this.label}: allocate() must return a Map of job id to yield, got ${String(out)}`, { time: t });
     const y = Float64Array.from(list, (j) => {
       const v = out.get(j.job.id);

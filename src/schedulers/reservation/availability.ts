@@ -42,6 +42,7 @@ import {
 } from './pe-set';
 import {
   AvailabilityRectangle,
+  AvailabilityView,
   BUILTIN_RESERVATION_POLICIES,
   RectangleContext,
   ReservationPolicy,
@@ -53,6 +54,7 @@ import {
 import { Cursor, Rec, RecordList } from './record-list';
 import { InputError } from '../../util/errors';
 import { InvariantError } from '../../util/invariants';
+import { PolicyGuard } from '../../util/policy-guard';
 
 /** One record of the list: from `time` on (until the next record), the PEs in `busy` are taken. */
 export interface SlotRecord {
@@ -366,23 +368,55 @@ export class AvailabilityProfile {
   ): ReservationAllocation | null {
     const p = typeof policy === 'string' ? BUILTIN_RESERVATION_POLICIES[checkReservationPolicy(policy)] : policy;
     this.checkRequest(ready, duration, deadline, pes, 'findAllocation');
-    const ctx: RectangleContext = { request: { id, ready, duration, deadline, pes }, now: this._now, machineSize: this.machineSize, profile: this };
+    // A user policy sees a read-only view of this profile and runs under a guard (util/policy-guard.ts).
+    const guard = isBuiltinReservationPolicy(p) ? undefined : this.guardOf(p);
+    const ctx: RectangleContext = { request: { id, ready, duration, deadline, pes }, now: this._now, machineSize: this.machineSize, profile: guard ? this.readOnlyView() : this };
     const candidates = this.candidates(ready, duration, deadline, pes);
     let chosen: AvailabilityRectangle | undefined;
     if (p.score) {
-      const checkScore = isBuiltinReservationPolicy(p)
-        ? undefined
-        : (s: number, r: AvailabilityRectangle) => {
-            if (typeof s !== 'number' || Number.isNaN(s)) throw this.wrongChoice(p, id, `score ${String(s)} for the candidate starting at ${r.start} (need a number, not NaN)`);
-          };
-      chosen = chooseByScore(p.score, candidates, ctx, checkScore);
-    } else chosen = p.choose(candidates, ctx);
+      const score = p.score;
+      if (guard) {
+        const checkScore = (s: number, r: AvailabilityRectangle) => {
+          if (typeof s !== 'number' || Number.isNaN(s)) throw this.wrongChoice(p, id, `score ${String(s)} for the candidate starting at ${r.start} (need a number, not NaN)`);
+        };
+        chosen = chooseByScore((r, c) => guard.call('score', () => score(r, c)), candidates, ctx, checkScore);
+      } else chosen = chooseByScore(score, candidates, ctx);
+    } else {
+      const choose = p.choose;
+      chosen = guard ? guard.call('choose', () => choose(candidates, ctx)) : choose(candidates, ctx);
+    }
     if (chosen === undefined || chosen === null) return null;
     const start = chosen.start;
     if (!(start >= ready && start + duration <= deadline)) throw this.wrongChoice(p, id, `chose start ${start}, outside [ready ${ready}, deadline ${deadline} − duration ${duration}]`);
     const free = emptyPeSet(this.machineSize);
     if (!this.availabilityRectangle(start, duration, pes, free)) throw this.wrongChoice(p, id, `chose start ${start}, where fewer than ${pes} PEs are free for ${duration} s`);
     return { start, end: start + duration, pes: peTakeLowest(free, pes) as PeSet, rectangle: chosen };
+  }
+
+  private guards: WeakMap<ReservationPolicyObject, PolicyGuard> | undefined;
+  private view: AvailabilityView | undefined;
+
+  /** One guard per user policy and profile (its label is written to a worker's beacon once). */
+  private guardOf(p: ReservationPolicyObject): PolicyGuard {
+    const guards = (this.guards ??= new WeakMap());
+    let g = guards.get(p);
+    if (!g) guards.set(p, (g = new PolicyGuard(p, () => this._now)));
+    return g;
+  }
+
+  /** What a user policy sees of the profile: its queries, never the profile itself. */
+  private readOnlyView(): AvailabilityView {
+    if (!this.view) {
+      const self = this;
+      this.view = Object.freeze({
+        machineSize: this.machineSize,
+        get now() { return self.now; },
+        get size() { return self.size; },
+        busyAt: (time: number) => self.busyAt(time),
+        availabilityRectangle: (start: number, duration: number, minPes?: number, freeOut?: PeSet) => self.availabilityRectangle(start, duration, minPes, freeOut),
+      });
+    }
+    return this.view;
   }
 
   private wrongChoice(p: ReservationPolicyObject, id: number | undefined, detail: string): InvariantError {

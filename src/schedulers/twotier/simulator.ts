@@ -2,13 +2,14 @@
  * Simulation of scheduling policies on two-tier (foreground / background VM)
  * processors, after the MEASY paper (Algorithms 1–3, Sections 2–3): the
  * entry point, its options and results. The loop is the event core
- * (engine/events.ts); the machine state and the mechanics of each decision
- * are in state.ts; the decisions themselves come from a policy object
- * (policies.ts: EASY, KEASY, REASY, MEASY or a user's).
+ * (engine/events.ts); the machine (machine.ts: its state, the mechanics of
+ * each decision, the jobs' rates; listed in state.ts) carries out the
+ * decisions of a policy object (policies.ts: EASY, KEASY, REASY, MEASY or a
+ * user's, which runs behind guarded.ts).
  *
  * Time advance is exact (rates change only at events; a job's completion
  * event is moved whenever its rate changes), far cheaper than the paper's
- * time slices; `timeSlice > 0` switches to literal time slices (state.ts).
+ * time slices; `timeSlice > 0` switches to literal time slices (machine.ts).
  *
  * Choices where the paper is silent or ambiguous (each repeated in the notebook):
  * - All events at one instant are applied first, then one scheduling pass runs
@@ -38,7 +39,9 @@ import { InputError } from '../../util/errors';
 import { InvariantError, invariantChecksEnabled } from '../../util/invariants';
 import { BACKGROUND_PLACEMENT_THRESHOLD, drawBackgroundEfficiency, drawForegroundLoss, TwoTierModelOptions } from './progress';
 import { isBuiltinTwoTierPolicy, resolveTwoTierPolicy, TwoTierPolicySpec } from './policies';
-import { SimJob, twoTierMachine } from './state';
+import { SimJob } from './state';
+import { twoTierMachine } from './machine';
+import { guardedTwoTierPolicy } from './guarded';
 
 export type { TwoTierPolicy } from './policies';
 
@@ -203,7 +206,10 @@ export function simulateTwoTier(jobs: readonly TwoTierJob[], options: TwoTierOpt
   });
 
   const sim = new Simulation();
-  const counters = twoTierMachine(sim, all, policy, {
+  const builtin = isBuiltinTwoTierPolicy(policy);
+  // A user policy sees read-only views and runs under a guard (guarded.ts); built-ins get the engine's objects.
+  const decide = builtin ? policy : guardedTwoTierPolicy(policy, all, () => sim.now);
+  const counters = twoTierMachine(sim, all, decide, {
     machineSize: P,
     migrationCost: options.migrationCost ?? 20,
     placementThreshold: options.placementThreshold ?? BACKGROUND_PLACEMENT_THRESHOLD,
@@ -213,7 +219,7 @@ export function simulateTwoTier(jobs: readonly TwoTierJob[], options: TwoTierOpt
     backgroundModel: options.backgroundModel,
     backgroundRate: options.backgroundRate,
     // Invariant checks (util/invariants.ts): read once per run; always on for a policy that is not built in.
-    checks: invariantChecksEnabled() || !isBuiltinTwoTierPolicy(policy),
+    checks: invariantChecksEnabled() || !builtin,
     log,
   });
   sim.run();

@@ -1,0 +1,185 @@
+/**
+ * User policies that misbehave, one set per family (batch, DFRS, reservation,
+ * two-tier), loaded by `{ module, export }` in the tests of the policy guard
+ * (util/policy-guard.ts), and a sweep cell that runs one of them.
+ * Each misbehaves only once the run is under way, so the simulated time of
+ * the failure is not the first instant.
+ */
+import { BatchSchedulingPolicy, BUILTIN_BATCH_POLICIES, simulateBatch } from '../../src/schedulers/batch';
+import { BUILTIN_TWO_TIER_POLICIES, measyWorkload, simulateTwoTier, TwoTierSchedulingPolicy } from '../../src/schedulers/twotier';
+import { AvailabilityRectangle, lublinReservationRequests, ReservationPolicyObject, simulateReservations } from '../../src/schedulers/reservation';
+import { simulateDfrs } from '../../src/schedulers/dfrs/simulator';
+import { DfrsPolicy } from '../../src/schedulers/dfrs/policy';
+import { scaleToLoad, syntheticDfrsTrace } from '../../src/workloads/dfrs';
+import { generateLublin } from '../../src/workloads/lublin';
+
+const easy = BUILTIN_BATCH_POLICIES.easy;
+const measy = BUILTIN_TWO_TIER_POLICIES.measy;
+const loopForever = (): never => {
+  for (;;) {
+    /* never returns */
+  }
+};
+
+// ---- workloads --------------------------------------------------------------------------------
+export const batchJobs = () => generateLublin({ jobs: 200, machineSize: 64, seed: 3 });
+export const twoTierJobs = () => measyWorkload({ workload: 'jann', jobs: 120, load: 0.9, seed: 2 });
+export const dfrsJobs = () => scaleToLoad(syntheticDfrsTrace({ seed: 4, jobs: 60, nodes: 64, cores: 4 }), 0.9, 64);
+export const reservationRequests = () => lublinReservationRequests({ jobs: 100, seed: 'guard', uMed: 7, artimeFactor: 3, deadlineFactor: 3 });
+
+// ---- batch --------------------------------------------------------------------------------------
+/** EASY until three jobs wait, then a throw. */
+export const batchThrower: BatchSchedulingPolicy = {
+  name: 'batch-thrower',
+  schedule(ctx) {
+    if (ctx.queueLength >= 3) throw new Error('no room for you');
+    return easy.schedule(ctx);
+  },
+};
+/** Reverses the queue it is given, then starts what fits in that order. */
+export const batchReverser: BatchSchedulingPolicy = {
+  name: 'batch-reverser',
+  schedule(ctx) {
+    const q = ctx.waiting() as number[];
+    q.reverse();
+    for (const i of q) if (!ctx.isRunning(i) && ctx.procs(i) <= ctx.free) ctx.startJob(i);
+  },
+};
+/** Books processors in the engine's profile behind its back (the profile is typed read-only). */
+export const batchProfileWriter: BatchSchedulingPolicy = {
+  name: 'batch-profile-writer',
+  schedule(ctx) {
+    const p = ctx.profile as unknown as { reserve(start: number, end: number, procs: number): void };
+    if (ctx.queueLength >= 3) p.reserve(ctx.now, ctx.now + 1000, 1);
+    return easy.schedule(ctx);
+  },
+};
+/** EASY until three jobs wait, then never returns. */
+export const batchLooper: BatchSchedulingPolicy = {
+  name: 'batch-looper',
+  schedule(ctx) {
+    if (ctx.queueLength >= 3) loopForever();
+    return easy.schedule(ctx);
+  },
+};
+
+// ---- two-tier -----------------------------------------------------------------------------------
+export const twoTierThrower: TwoTierSchedulingPolicy = {
+  name: 'twotier-thrower',
+  movesBackgroundJobs: true,
+  schedule(ctx) {
+    if (ctx.now > 3600) throw new RangeError('an hour is enough');
+    return measy.schedule(ctx);
+  },
+};
+/** Reverses `ctx.waiting()` before MEASY reads it. */
+export const twoTierReverser: TwoTierSchedulingPolicy = {
+  name: 'twotier-reverser',
+  movesBackgroundJobs: true,
+  schedule(ctx) {
+    (ctx.waiting() as unknown as unknown[]).reverse();
+    return measy.schedule(ctx);
+  },
+};
+/** Halves the estimate of every waiting job (a job view is the engine's job today). */
+export const twoTierViewWriter: TwoTierSchedulingPolicy = {
+  name: 'twotier-view-writer',
+  movesBackgroundJobs: true,
+  schedule(ctx) {
+    for (const j of ctx.waiting()) (j as { estimate: number }).estimate = j.estimate / 2;
+    return measy.schedule(ctx);
+  },
+};
+/** Sorts the live queued() list by size instead of SJF. */
+export const twoTierQueueSorter: TwoTierSchedulingPolicy = {
+  name: 'twotier-queue-sorter',
+  movesBackgroundJobs: true,
+  schedule(ctx) {
+    (ctx.queued() as unknown as { size: number }[]).sort((a, b) => a.size - b.size);
+    return measy.schedule(ctx);
+  },
+};
+export const twoTierLooper: TwoTierSchedulingPolicy = {
+  name: 'twotier-looper',
+  movesBackgroundJobs: true,
+  schedule(ctx) {
+    if (ctx.now > 3600) loopForever();
+    return measy.schedule(ctx);
+  },
+};
+
+// ---- DFRS ---------------------------------------------------------------------------------------
+/** Last submitted first, until a job has waited ten minutes. */
+export const dfrsThrower: DfrsPolicy = {
+  name: 'dfrs-thrower',
+  priority(job) {
+    if (job.flowTime > 600) throw new Error('waited too long');
+    return job.submit;
+  },
+};
+export const dfrsLooper: DfrsPolicy = {
+  name: 'dfrs-looper',
+  priority(job) {
+    if (job.flowTime > 600) loopForever();
+    return job.submit;
+  },
+};
+/** A mapper that throws once two jobs are in the system. */
+export const dfrsMapThrower: DfrsPolicy = {
+  name: 'dfrs-map-thrower',
+  map(view) {
+    if (view.jobs.length >= 2) throw new TypeError('cannot map');
+    return undefined;
+  },
+};
+
+// ---- reservation ---------------------------------------------------------------------------------
+export const reservationThrower: ReservationPolicyObject = {
+  name: 'reservation-thrower',
+  score(r, ctx) {
+    if ((ctx.request.id ?? 0) >= 5) throw new Error('refusing to score');
+    return r.start;
+  },
+};
+/** First Fit that also books the PEs itself, in the engine's structure. */
+export const reservationProfileWriter: ReservationPolicyObject = {
+  name: 'reservation-profile-writer',
+  choose(candidates, ctx) {
+    let first: AvailabilityRectangle | undefined;
+    for (const r of candidates) {
+      first = r;
+      break;
+    }
+    if (first && (ctx.request.id ?? 0) >= 5) {
+      const profile = ctx.profile as unknown as { addAllocation(start: number, end: number, pes: Uint32Array): void; busyAt(t: number): Uint32Array };
+      profile.addAllocation(first.start, first.start + ctx.request.duration, profile.busyAt(-1));
+    }
+    return first;
+  },
+};
+export const reservationLooper: ReservationPolicyObject = {
+  name: 'reservation-looper',
+  score(r, ctx) {
+    if ((ctx.request.id ?? 0) >= 5) loopForever();
+    return r.start;
+  },
+};
+
+// ---- a sweep cell -------------------------------------------------------------------------------
+/** Each family's policy that never returns, by export name. */
+export const LOOPERS = { batch: 'batchLooper', twotier: 'twoTierLooper', dfrs: 'dfrsLooper', reservation: 'reservationLooper' } as const;
+
+/** Run one family's simulation with the policy the params name (`looper`: that family's looper, loaded from this module). */
+export function brokenPolicyCell(p: { family: keyof typeof LOOPERS; policy?: any; looper?: boolean }): Record<string, number> {
+  if (p.looper) p = { family: p.family, policy: { module: __filename, export: LOOPERS[p.family] } };
+  switch (p.family) {
+    case 'batch':
+      return { jobs: simulateBatch(batchJobs(), { machineSize: 64, policy: p.policy }).length };
+    case 'twotier':
+      return { jobs: simulateTwoTier(twoTierJobs(), { machineSize: 320, policy: p.policy }).jobs.length };
+    case 'dfrs':
+      return { jobs: simulateDfrs(dfrsJobs(), { nodes: 64, algorithm: 'GreedyPM */opt=min', policy: p.policy }).jobs.length };
+    default:
+      return { jobs: simulateReservations(reservationRequests(), { machineSize: 1024, policy: p.policy }).length };
+  }
+}
