@@ -50,6 +50,11 @@ function gzPath(notebook: string, sweep: SweepDefinition, root: string): string 
   return paperResultsFile(notebook, sweep, null, root) + '.gz';
 }
 
+/** The provenance file beside a committed results file: `provenance.json`, or the experiment's own name when a notebook has a second sweep. */
+function provenancePath(experiment: PaperExperiment, file: string): string {
+  return path.join(path.dirname(file), experiment.provenanceFile ?? 'provenance.json');
+}
+
 function gitCommit(): string | null {
   try {
     const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: TOOLKIT_ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
@@ -108,7 +113,7 @@ export function publishPaperResults(
   try {
     fs.writeFileSync(tmp, body);
     fs.renameSync(tmp, out);
-    fs.writeFileSync(path.join(dir, 'provenance.json'), JSON.stringify(provenance, null, 2) + '\n');
+    fs.writeFileSync(provenancePath(experiment, out), JSON.stringify(provenance, null, 2) + '\n');
   } catch (e) {
     fs.rmSync(tmp, { force: true });
     throw new OutputError('write the committed results', out, e);
@@ -147,7 +152,7 @@ export function loadCommittedResults(experiment: PaperExperiment, options: { sca
   const sweep = experiment.sweep(options.scale ?? 'paper');
   const root = options.committedRoot ?? committedRoot();
   const file = gzPath(experiment.notebook, sweep, root);
-  const provFile = path.join(path.dirname(file), 'provenance.json');
+  const provFile = provenancePath(experiment, file);
   const provenance = fs.existsSync(provFile) ? (JSON.parse(fs.readFileSync(provFile, 'utf8')) as Provenance) : null;
   const cells = sweepCells(sweep);
   const empty = (status: string, stale = 0): CommittedResults => ({ notebook: experiment.notebook, file, provenance, records: [], cells: cells.length, missing: cells.length, stale, status });

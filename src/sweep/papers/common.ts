@@ -40,6 +40,8 @@ export interface PaperExperiment<R = unknown> {
   stratifyBy?: string;
   /** The notebook's view of a finished sweep: its records regrouped (per part, NaN restored, keys in table order). */
   results(summary: SweepSummary): R;
+  /** Name of the committed provenance file in `results/<notebook>/` (default `provenance.json`; a notebook's second sweep needs its own). */
+  provenanceFile?: string;
 }
 
 export interface PaperRunOptions {
