@@ -30,8 +30,22 @@
  *  - Queue order: a priority function (smaller first), ties by arrival
  *    (submit time, then input order). The default (constant priority) is
  *    first-come first-served. The priority is static: computed once per job.
+ *
+ * EASY variants (docs/batch-variants.md), each one rule away from the above:
+ *  - 'published': a later job starts only if it fits now and in the extra
+ *    processors (never by ending before the shadow time).
+ *  - 'cqsim': "ends by the shadow time" uses the job's run time; the scheduler
+ *    runs after each completion (in start order, those of jobs started at
+ *    the instant included) and after each arrival, instead of once.
+ *  - 'accasim': the first job that does not fit becomes the blocked head, with
+ *    a time: its shadow time then. Each instant, once: the blocked head starts
+ *    if the time has come and it fits; with no blocked head, FCFS and a new
+ *    blocked head; then every other queued job that fits starts, in queue
+ *    order. Jobs that start and end at one instant free their processors at
+ *    the next instant (at the last one, the instant is repeated); when nothing
+ *    runs, the blocked head's time is an instant.
  */
-import { BatchEstimates, BatchJobResult, BatchPolicy, batchEstimate } from '../../src/schedulers/batch';
+import { BatchEstimates, BatchJobResult, BatchPolicy, BatchVariant, batchEstimate } from '../../src/schedulers/batch';
 import { WorkloadJob } from '../../src/workloads/job';
 
 export interface ReferenceOptions {
@@ -47,6 +61,8 @@ export interface ReferenceOptions {
    * order). Default 'instant'.
    */
   compress?: 'instant' | 'completion';
+  /** EASY variant (default 'textbook'). */
+  variant?: BatchVariant;
 }
 
 /** Free processors over time: free[k] on [time[k], time[k+1]); the last point lasts forever. */
@@ -167,29 +183,110 @@ export function referenceBatch(jobs: readonly WorkloadJob[], opts: ReferenceOpti
     }
   };
 
+  const variant = opts.variant ?? 'textbook';
+  const cqsim = variant === 'cqsim';
+  const accasim = variant === 'accasim';
+  // Shadow time of a job needing `need` processors, and the extra processors then.
+  const shadowOf = (need: number): { shadow: number; extra: number } => {
+    const ends = [...new Set(running.map((i) => start[i] + est[i]))].sort((a, b) => a - b);
+    for (const e of ends) {
+      const avail = free + running.filter((i) => start[i] + est[i] <= e).reduce((s, i) => s + jobs[i].procs, 0);
+      if (avail >= need) return { shadow: e, extra: avail - need };
+    }
+    return { shadow: Infinity, extra: 0 };
+  };
+  let blocked = -1; // AccaSim's blocked head
+  let blockedAt = NaN;
+  let wake = Infinity;
+
+  const schedule = (now: number) => {
+    if (opts.policy === 'conservative') {
+      queue = queue.filter((i) => {
+        if (reservation[i] <= now && jobs[i].procs <= free) {
+          run(i, now);
+          return false;
+        }
+        return true;
+      });
+      return;
+    }
+    if (accasim) {
+      if (blocked >= 0 && now >= blockedAt && jobs[blocked].procs <= free) {
+        run(blocked, now);
+        queue = queue.filter((i) => i !== blocked);
+        blocked = -1;
+      }
+      if (blocked < 0) {
+        let h = 0;
+        while (h < queue.length && jobs[queue[h]].procs <= free) run(queue[h++], now);
+        queue = queue.slice(h);
+        if (queue.length > 0) {
+          blocked = queue[0];
+          blockedAt = shadowOf(jobs[blocked].procs).shadow;
+        }
+      }
+      queue = queue.filter((i) => {
+        if (i === blocked || jobs[i].procs > free) return true;
+        run(i, now);
+        return false;
+      });
+      return;
+    }
+    let h = 0;
+    while (h < queue.length && jobs[queue[h]].procs <= free) run(queue[h++], now);
+    queue = queue.slice(h);
+    if (opts.policy !== 'easy' || queue.length === 0) return;
+    const head = queue[0];
+    let { shadow, extra } = shadowOf(jobs[head].procs);
+    if (variant === 'published') shadow = -Infinity;
+    queue = queue.filter((i, k) => {
+      if (k === 0 || jobs[i].procs > free) return true;
+      if (now + (cqsim ? jobs[i].runtime : est[i]) <= shadow) {
+        run(i, now);
+        return false;
+      }
+      if (jobs[i].procs <= extra) {
+        extra -= jobs[i].procs;
+        run(i, now);
+        return false;
+      }
+      return true;
+    });
+  };
+
   let now = -Infinity;
   while (nextArrival < n || queue.length > 0 || running.length > 0) {
     // The next instant: an arrival, a completion or (conservative) a reservation coming due.
     let t = Infinity;
     if (nextArrival < n) t = jobs[arrivals[nextArrival]].submit;
-    for (const i of running) t = Math.min(t, start[i] + jobs[i].runtime);
+    // AccaSim: jobs that ended at the last instant are seen at the next one.
+    for (const i of running) if (!accasim || start[i] + jobs[i].runtime > now) t = Math.min(t, start[i] + jobs[i].runtime);
     if (opts.policy === 'conservative') for (const i of queue) if (reservation[i] > now) t = Math.min(t, reservation[i]);
+    t = Math.min(t, wake);
+    if (t === Infinity && accasim && (queue.length > 0 || running.length > 0)) t = now; // no next instant: this one again
     if (t === Infinity) throw new Error(`reference: ${queue.length} jobs can never start`);
+    const queued = queue.length;
+    const repeated = t === now;
     now = t;
 
     for (;;) {
       // 1. Completions; conservative: compress the reservations in queue order
-      // once after them all (or after each early one, in start order).
-      const done = running.filter((i) => start[i] + jobs[i].runtime <= now).sort((a, b) => started[a] - started[b]);
-      let early = false;
-      for (const d of done) {
-        running = running.filter((i) => i !== d);
-        free += jobs[d].procs;
-        if (start[d] + est[d] > now) early = true;
-        if (early && (opts.compress === 'completion' || d === done[done.length - 1])) {
-          compress(now);
-          early = false;
+      // once after them all (or after each early one, in start order). CQSim: the
+      // scheduler after each, until no job ends now.
+      for (;;) {
+        const done = running.filter((i) => start[i] + jobs[i].runtime <= now).sort((a, b) => started[a] - started[b]);
+        let early = false;
+        for (const d of done) {
+          running = running.filter((i) => i !== d);
+          free += jobs[d].procs;
+          if (start[d] + est[d] > now) early = true;
+          if (early && (opts.compress === 'completion' || d === done[done.length - 1])) {
+            compress(now);
+            early = false;
+          }
+          if (cqsim) schedule(now);
         }
+        if (!cqsim || done.length === 0) break;
       }
       // 2. Arrivals (conservative: reserved in arrival order).
       const profile = opts.policy === 'conservative' ? profileAt(now) : undefined;
@@ -197,53 +294,16 @@ export function referenceBatch(jobs: readonly WorkloadJob[], opts: ReferenceOpti
         const i = arrivals[nextArrival++];
         if (profile) reserve(profile, i);
         enqueue(i);
+        if (cqsim) schedule(now);
       }
       // 3. Schedule.
-      if (opts.policy === 'conservative') {
-        queue = queue.filter((i) => {
-          if (reservation[i] <= now && jobs[i].procs <= free) {
-            run(i, now);
-            return false;
-          }
-          return true;
-        });
-      } else {
-        let h = 0;
-        while (h < queue.length && jobs[queue[h]].procs <= free) run(queue[h++], now);
-        queue = queue.slice(h);
-        if (opts.policy === 'easy' && queue.length > 0) {
-          const head = queue[0];
-          const need = jobs[head].procs;
-          // Shadow time: the first estimated end at which enough processors are free.
-          const ends = [...new Set(running.map((i) => start[i] + est[i]))].sort((a, b) => a - b);
-          let shadow = Infinity;
-          let extra = 0;
-          for (const e of ends) {
-            const avail = free + running.filter((i) => start[i] + est[i] <= e).reduce((s, i) => s + jobs[i].procs, 0);
-            if (avail >= need) {
-              shadow = e;
-              extra = avail - need;
-              break;
-            }
-          }
-          queue = queue.filter((i, k) => {
-            if (k === 0 || jobs[i].procs > free) return true;
-            if (now + est[i] <= shadow) {
-              run(i, now);
-              return false;
-            }
-            if (jobs[i].procs <= extra) {
-              extra -= jobs[i].procs;
-              run(i, now);
-              return false;
-            }
-            return true;
-          });
-        }
-      }
+      if (!cqsim) schedule(now);
+      wake = accasim && running.length === 0 && blocked >= 0 && blockedAt > now ? blockedAt : Infinity;
+      if (accasim) break;
       // A job that started now and ends now frees its processors now: repeat the instant.
       if (!running.some((i) => start[i] + jobs[i].runtime <= now)) break;
     }
+    if (accasim && repeated && queue.length > 0 && queue.length === queued && running.length === 0 && wake === Infinity) throw new Error(`reference: ${queue.length} jobs can never start`);
   }
   return jobs.map((j, i) => ({ id: j.id, submit: j.submit, start: start[i], end: start[i] + j.runtime, runtime: j.runtime, procs: j.procs, wait: start[i] - j.submit }));
 }

@@ -18,6 +18,8 @@ import {
   runPaperSweep,
 } from '../../src/sweep/papers';
 import { paperMain } from '../../src/cli/paper';
+import { committedRoot, paperResultsFile } from '../../src/sweep/papers';
+import { provenanceOf } from '../../src/sweep/papers/seal';
 
 let tmp: string;
 before(() => {
@@ -380,5 +382,22 @@ describe('01-dfrs-vs-batch', () => {
     expect(best.trace).to.equal('lublin-0@0.5');
     expect(best.mcb_call_list).to.equal(undefined);
     expect(mcb.mcb_call_list).to.be.an('array');
+  });
+
+  it("the '(as published)' batch rows are a sweep of their own on Table 2's traces: the committed sweep keeps its fingerprint", () => {
+    // The committed 152,478 records were computed for this definition; a second sweep leaves it alone.
+    const provenance = JSON.parse(fs.readFileSync(path.join(__dirname, '../../results/01-dfrs-vs-batch/provenance.json'), 'utf8'));
+    expect(D.paperSweep.fingerprint).to.equal(provenance.definition);
+    const trace = (c: Record<string, unknown>) => JSON.stringify([c.trace_set, c.trace_index, c.load, c.jobs_per_trace, c.base_seed, c.max_jobs, c.period, c.penalty]);
+    for (const scale of ['paper', 'quick'] as const) {
+      const published = expandCells(D.publishedBatchExperiment.sweep(scale)).map((c) => c.params);
+      const easy = gridCells(D.experiment.sweep(scale), { part: 'table2', algorithm: 'EASY' });
+      expect(published.length, scale).to.equal(2 * easy.length);
+      expect(new Set(published.map((c) => c.algorithm))).to.deep.equal(new Set(['FCFS (as published)', 'EASY (as published)']));
+      expect(published.filter((c) => c.algorithm === 'EASY (as published)').map(trace), scale).to.deep.equal(easy.map(trace));
+    }
+    // Its own provenance file beside the notebook's, so each pair is sealed and locked on its own.
+    const gz = paperResultsFile(D.publishedBatchExperiment.notebook, D.publishedBatchPaperSweep, null, committedRoot()) + '.gz';
+    expect(path.basename(provenanceOf(gz))).to.equal('01-dfrs-vs-batch-published-batch.provenance.json');
   });
 });

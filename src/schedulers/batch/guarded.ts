@@ -6,7 +6,7 @@
  * (util/policy-guard.ts). Built-in policies get the state itself.
  */
 import { PolicyGuard, frozenCopy } from '../../util/policy-guard';
-import type { BatchContext, BatchJobInfo, BatchSchedulingPolicy, ReadonlyProcessorProfile } from './policies';
+import type { BatchContext, BatchJobInfo, BatchSchedulingPolicy, BatchVariant, ReadonlyProcessorProfile } from './policies';
 import type { BatchState } from './state';
 
 /** The BatchContext a user policy sees. */
@@ -42,11 +42,13 @@ class BatchPolicyView implements BatchContext {
   get queueInArrivalOrder(): boolean { return this.#s.queueInArrivalOrder; }
   get queueLength(): number { return this.#s.queueLength; }
   get runningCount(): number { return this.#s.runningCount; }
+  get variant(): BatchVariant { return this.#s.variant; }
 
   id(job: number): number { return this.#s.id(job); }
   submit(job: number): number { return this.#s.submit(job); }
   procs(job: number): number { return this.#s.procs(job); }
   estimate(job: number): number { return this.#s.estimate(job); }
+  backfillLength(job: number): number { return this.#s.backfillLength(job); }
   wait(job: number): number { return this.#s.wait(job); }
   rank(job: number): number { return this.#s.rank(job); }
   job(job: number): BatchJobInfo { return this.#s.job(job); }

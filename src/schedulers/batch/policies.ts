@@ -26,6 +26,21 @@ export type BatchPolicy = 'fcfs' | 'easy' | 'conservative';
 /** Names of the built-in batch policies, as the CLI and `simulateBatch` accept them. */
 export const BATCH_POLICIES: readonly BatchPolicy[] = ['fcfs', 'easy', 'conservative'];
 
+/**
+ * EASY as other simulators run it (docs/batch-variants.md sets them beside the textbook rule):
+ *  - 'textbook': Mu'alem & Feitelson 2001 (default);
+ *  - 'cqsim': the test "ends by the shadow time" uses the job's actual run time instead of its
+ *    estimate, and the scheduler runs after every single arrival and completion;
+ *  - 'accasim': the head's reservation is not protected (every queued job that fits starts), a
+ *    blocked head is retried only from the reservation time computed when it became head, and
+ *    processors freed by zero-run-time jobs are reused only at the next event;
+ *  - 'published': the DFRS paper's EASY (Stillwell, Vivien & Casanova) as its simulator ran it:
+ *    never the shadow-time rule, a job is backfilled only onto processors outside the head's
+ *    reservation.
+ */
+export type BatchVariant = 'textbook' | 'cqsim' | 'accasim' | 'published';
+export const BATCH_VARIANTS: readonly BatchVariant[] = ['textbook', 'cqsim', 'accasim', 'published'];
+
 /** A job as `ctx.job(j)` describes it (a fresh object). */
 export interface BatchJobInfo {
   /** The job's number (index in the input). */
@@ -52,6 +67,8 @@ export interface BatchContext {
   readonly endedEarly: number;
   /** True when the queue order is arrival order (option `order: 'fcfs'`). */
   readonly queueInArrivalOrder: boolean;
+  /** The EASY variant of the run (option `variant`; 'textbook' by default). */
+  readonly variant: BatchVariant;
 
   id(job: number): number;
   submit(job: number): number;
@@ -65,6 +82,8 @@ export interface BatchContext {
   isRunning(job: number): boolean;
   /** start + estimate of a running job. */
   estimatedEnd(job: number): number;
+  /** The length EASY's test "ends by the shadow time" uses: the estimate (the actual run time under variant 'cqsim'). */
+  backfillLength(job: number): number;
   /** The job's latest reservation (NaN if none). */
   reservation(job: number): number;
 
@@ -83,7 +102,7 @@ export interface BatchContext {
   /**
    * First waiting job in arrival order after job `after` (−1: from the first)
    * that fits in the free processors and either ends by `shadow` (now +
-   * estimate ≤ shadow) or needs at most `extra` processors; −1 when none.
+   * backfillLength ≤ shadow) or needs at most `extra` processors; −1 when none.
    * O(log n) per answer (a segment tree over arrival ranks, built on first use).
    */
   backfillCandidate(after: number, shadow: number, extra: number): number;
@@ -125,15 +144,40 @@ const fcfs: BatchSchedulingPolicy = {
   },
 };
 
+/** The `extra` of the last shadowTime call: processors free at the shadow time beyond the head's need. */
+let shadowExtra = 0;
+
+/** The head's shadow time: the first estimated end at which enough processors are expected free (sets shadowExtra). */
+function shadowTime(ctx: BatchContext, head: number): number {
+  const need = ctx.procs(head);
+  let avail = ctx.free;
+  const n = ctx.runningCount;
+  for (let k = 0; k < n; k++) {
+    avail += ctx.procs(ctx.running(k));
+    if (avail >= need) {
+      const end = ctx.estimatedEnd(ctx.running(k));
+      // Every job with the same estimated end is free at the shadow time too.
+      while (k + 1 < n && ctx.estimatedEnd(ctx.running(k + 1)) === end) avail += ctx.procs(ctx.running(++k));
+      shadowExtra = avail - need;
+      return Math.max(ctx.now, end);
+    }
+  }
+  throw new InvariantError('batch/reservation', `policy ${ctx.variant === 'textbook' ? 'easy' : `easy (${ctx.variant})`}: the queue head can never start`, { job: ctx.id(head), time: ctx.now });
+}
+
 /**
  * EASY (Lifka 1995; Mu'alem & Feitelson 2001): FCFS, then the head gets a
  * reservation at the shadow time (when enough processors are expected free),
  * and a later job may start now if it fits and either ends by the shadow
- * time or uses only processors the head will not need ("extra").
+ * time or uses only processors the head will not need ("extra"). The
+ * variants (BatchVariant) change one rule each here: 'cqsim' the length in
+ * the shadow test, 'published' drops that test, 'accasim' is its own pass.
  */
 const easy: BatchSchedulingPolicy = {
   name: 'easy',
   schedule(ctx) {
+    const variant = ctx.variant;
+    if (variant === 'accasim') return accasimPass(ctx);
     if (!ctx.queueInArrivalOrder) {
       // The queue was re-sorted: a former head behind the first job has lost its reservation.
       const q = ctx.waiting();
@@ -143,31 +187,21 @@ const easy: BatchSchedulingPolicy = {
     for (; head >= 0 && ctx.procs(head) <= ctx.free; head = ctx.head()) ctx.startJob(head);
     if (head < 0 || ctx.free === 0 || ctx.free < ctx.minWaitingProcs()) return;
     const now = ctx.now;
-    const need = ctx.procs(head);
-    let avail = ctx.free;
-    let shadow = Infinity;
-    let extra = 0;
-    const n = ctx.runningCount;
-    for (let k = 0; k < n; k++) {
-      avail += ctx.procs(ctx.running(k));
-      if (avail >= need) {
-        const end = ctx.estimatedEnd(ctx.running(k));
-        // Every job with the same estimated end is free at the shadow time too.
-        while (k + 1 < n && ctx.estimatedEnd(ctx.running(k + 1)) === end) avail += ctx.procs(ctx.running(++k));
-        shadow = Math.max(now, end);
-        extra = avail - need;
-        break;
-      }
-    }
-    if (shadow === Infinity) throw new InvariantError('batch/reservation', 'policy easy: the queue head can never start', { job: ctx.id(head), time: now });
+    const shadow = shadowTime(ctx, head);
+    let extra = shadowExtra;
+    // CQSim: a job backfilled by its run time may hold processors past the shadow time by its
+    // estimate, so the next shadow time can be later: the head's promise is renewed, not kept.
+    if (variant === 'cqsim' && shadow > ctx.reservation(head)) ctx.cancelReservation(head);
     ctx.reserve(head, shadow);
+    // The DFRS paper's simulator never lets a job end by the shadow time: only the extra rule is left.
+    const by = variant === 'published' ? -Infinity : shadow;
     if (!ctx.queueInArrivalOrder) {
       // Backfill in queue order: scan it.
       const q = ctx.waiting();
       for (let k = 1; k < q.length && ctx.free > 0; k++) {
         const i = q[k];
         if (ctx.isRunning(i) || ctx.procs(i) > ctx.free) continue;
-        const endsBefore = now + ctx.estimate(i) <= shadow;
+        const endsBefore = now + ctx.backfillLength(i) <= by;
         if (!endsBefore && ctx.procs(i) > extra) continue;
         if (!endsBefore) extra -= ctx.procs(i);
         ctx.startJob(i);
@@ -175,12 +209,52 @@ const easy: BatchSchedulingPolicy = {
       return;
     }
     // Queue order is arrival order: the backfill index finds each candidate in O(log n).
-    for (let i = ctx.backfillCandidate(head, shadow, extra); i >= 0 && ctx.free > 0; i = ctx.backfillCandidate(i, shadow, extra)) {
-      if (!(now + ctx.estimate(i) <= shadow)) extra -= ctx.procs(i);
+    for (let i = ctx.backfillCandidate(head, by, extra); i >= 0 && ctx.free > 0; i = ctx.backfillCandidate(i, by, extra)) {
+      if (!(now + ctx.backfillLength(i) <= by)) extra -= ctx.procs(i);
       ctx.startJob(i);
     }
   },
 };
+
+/** AccaSim's EASY state for one run: the blocked head and the reservation time computed when it became head. */
+interface AccasimRun {
+  blocked: number;
+  at: number;
+}
+const accasimRuns = new WeakMap<BatchContext, AccasimRun>();
+
+/**
+ * AccaSim's EASY pass (queue in arrival order): a blocked head is retried
+ * only once the clock has reached the reservation time computed when it
+ * became head; otherwise FCFS from the head, and the first job that does not
+ * fit becomes the blocked head. Then every later job that fits now starts,
+ * in queue order: the head's reservation is not protected.
+ */
+function accasimPass(ctx: BatchContext): void {
+  let run = accasimRuns.get(ctx);
+  if (!run) {
+    run = { blocked: -1, at: NaN };
+    accasimRuns.set(ctx, run);
+  }
+  const now = ctx.now;
+  if (run.blocked >= 0 && now >= run.at && ctx.procs(run.blocked) <= ctx.free) {
+    ctx.startJob(run.blocked);
+    run.blocked = -1;
+  }
+  if (run.blocked < 0) {
+    let head = ctx.head();
+    for (; head >= 0 && ctx.procs(head) <= ctx.free; head = ctx.head()) ctx.startJob(head);
+    if (head < 0) return;
+    run.blocked = head;
+    run.at = shadowTime(ctx, head);
+  }
+  if (ctx.free > 0 && ctx.free >= ctx.minWaitingProcs()) {
+    for (let i = ctx.backfillCandidate(run.blocked, -Infinity, ctx.free); i >= 0 && ctx.free > 0; i = ctx.backfillCandidate(i, -Infinity, ctx.free)) ctx.startJob(i);
+  }
+  // Nothing runs, so no event would bring the clock to the head's time: wake up then
+  // (AccaSim would wait for the next arrival; the run would end with the head waiting).
+  if (ctx.runningCount === 0 && run.at > now) ctx.wakeUpAt(run.at);
+}
 
 /**
  * Conservative's bookkeeping for one run (the policy object is shared, so it

@@ -50,7 +50,7 @@ import { invariantChecksEnabled } from '../../util/invariants';
 import { WorkloadJob } from '../../workloads/job';
 import { columnJob, isJobColumns, JobColumns } from '../../workloads/columns';
 import { verifyBatchSchedule, verifyProcessorNames } from './invariants';
-import { BUILTIN_BATCH_POLICIES, BatchPolicySpec, isBuiltinBatchPolicy, resolveBatchPolicy } from './policies';
+import { BATCH_VARIANTS, BUILTIN_BATCH_POLICIES, BatchPolicySpec, BatchVariant, isBuiltinBatchPolicy, resolveBatchPolicy } from './policies';
 import { BatchState, JobList } from './state';
 import { guardedBatchPolicy } from './guarded';
 
@@ -90,6 +90,12 @@ export interface BatchOptions {
   estimates?: BatchEstimates;
   /** Queue order (default 'fcfs'); see {@link BatchQueueOrder}. */
   order?: BatchQueueOrder;
+  /**
+   * EASY as another simulator runs it (policy 'easy' only; default 'textbook'):
+   * 'cqsim', 'accasim' (queue order 'fcfs' only) or 'published' (the DFRS paper's);
+   * see {@link BatchVariant} and docs/batch-variants.md.
+   */
+  variant?: BatchVariant;
   /**
    * Diagnostic hook: called at each reservation a policy makes — the EASY
    * head's shadow time at each scheduling pass, or a conservative
@@ -245,6 +251,13 @@ function runBatch(jobs: readonly WorkloadJob[] | JobColumns, options: BatchOptio
   const queueOrder = options.order ?? 'fcfs';
   if (typeof queueOrder !== 'function' && !BATCH_QUEUE_ORDERS.includes(queueOrder)) throw new InputError(`simulateBatch: unknown order '${queueOrder}' (use ${BATCH_QUEUE_ORDERS.join(', ')} or a function)`, { source: src, field: 'order' });
   if (policy === BUILTIN_BATCH_POLICIES.conservative && queueOrder !== 'fcfs') throw new InputError(`simulateBatch: conservative backfilling reserves in submission order; order must be 'fcfs'`, { source: src, field: 'order' });
+  const variant = options.variant ?? 'textbook';
+  if (!BATCH_VARIANTS.includes(variant)) throw new InputError(`simulateBatch: unknown variant '${String(variant)}' (use ${BATCH_VARIANTS.join(', ')})`, { source: src, field: 'variant' });
+  if (variant !== 'textbook' && policy !== BUILTIN_BATCH_POLICIES.easy) throw new InputError(`simulateBatch: variant '${variant}' is a variant of EASY; policy must be 'easy'`, { source: src, field: 'variant' });
+  if (variant === 'accasim' && queueOrder !== 'fcfs') throw new InputError(`simulateBatch: variant 'accasim' keeps its blocked head in submission order; order must be 'fcfs'`, { source: src, field: 'order' });
+  // CQSim runs the scheduler after every event; AccaSim at most once per instant (textbook: once per instant, again when zero-run-time jobs end).
+  const eachEvent = variant === 'cqsim';
+  const oncePerInstant = variant === 'accasim';
   const builtin = isBuiltinBatchPolicy(policy);
   const checks = invariantChecksEnabled() || !builtin;
 
@@ -259,19 +272,21 @@ function runBatch(jobs: readonly WorkloadJob[] | JobColumns, options: BatchOptio
   if (!sorted) order.sort((a, b) => submit[a] - submit[b] || a - b);
 
   const sim = new Simulation({ startTime: n > 0 ? Math.min(0, submit[order[0]]) : 0 });
-  const state = new BatchState(input, machineSize, submit, runtime, est, procs, order, queueOrder, policy, checks, options.assignProcessors === true, options.onReservation);
+  const state = new BatchState(input, machineSize, submit, runtime, est, procs, order, queueOrder, policy, checks, options.assignProcessors === true, options.onReservation, variant);
   // A user policy sees a read-only view and runs under a guard (guarded.ts); built-ins get the state.
   const decide = builtin ? policy : guardedBatchPolicy(policy, state);
   const completed = checks ? new Uint8Array(n) : undefined;
   let nextArrival = 0;
   let wakeup: EventId | undefined;
+  let lastPass = NaN;
 
   // One scheduling pass per instant, after all its completions, arrivals and wake-ups: the
   // handler that leaves nothing else at this instant runs it (as an event of the lowest
   // priority would, without one heap entry per instant: they were half the events).
   const nextSubmit = () => (nextArrival < n ? submit[order[nextArrival]] : Infinity);
   const requestPass = () => {
-    if (sim.nextTime() !== sim.now && nextSubmit() !== sim.now) pass();
+    if (eachEvent) pass();
+    else if (sim.nextTime() !== sim.now && nextSubmit() !== sim.now && !(oncePerInstant && sim.now === lastPass)) pass();
   };
   const complete = (_: Simulation, i: number) => {
     state.now = sim.now;
@@ -285,6 +300,7 @@ function runBatch(jobs: readonly WorkloadJob[] | JobColumns, options: BatchOptio
   };
   state.onStart = (i) => sim.at(sim.now + runtime[i], complete, AT_COMPLETION, i);
   const pass = () => {
+    lastPass = sim.now;
     state.now = sim.now;
     state.sortQueue();
     state.wakeTime = Infinity;
@@ -306,10 +322,19 @@ function runBatch(jobs: readonly WorkloadJob[] | JobColumns, options: BatchOptio
       const i = order[nextArrival++];
       state.arrive(i);
       decide.onJobSubmitted?.(i, state);
+      if (eachEvent) pass();
     } while (nextArrival < n && submit[order[nextArrival]] === t);
-    requestPass();
+    if (!eachEvent) requestPass();
   }
   sim.run();
+  // AccaSim: processors freed by zero-run-time jobs wait for the next event; after the last one
+  // there is none, so the scheduler runs again at that instant until nothing more starts.
+  while (oncePerInstant && state.queueLength > 0) {
+    const waiting = state.queueLength;
+    pass();
+    if (state.queueLength === waiting && sim.nextTime() === undefined) break;
+    sim.run();
+  }
   const left = state.leftover();
   if (left.length > 0) throw state.fail('batch/started', `${left.length} jobs never started`, left[0]);
 

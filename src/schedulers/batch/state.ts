@@ -12,7 +12,7 @@ import { BlockProfile } from '../../engine/block-profile';
 import { enlarged } from '../../util/arrays';
 import { InvariantError } from '../../util/invariants';
 import { WorkloadJob } from '../../workloads/job';
-import type { BatchContext, BatchJobInfo, BatchSchedulingPolicy } from './policies';
+import type { BatchContext, BatchJobInfo, BatchSchedulingPolicy, BatchVariant } from './policies';
 
 /** A queue order as simulate.ts accepts it (see BatchQueueOrder there). */
 export type QueueOrderSpec = string | ((job: WorkloadJob, now: number, estimate: number) => number);
@@ -80,6 +80,8 @@ export class BatchState implements BatchContext {
   private lvProcs: number[] = [];
   private lvTop = 0;
   private lv = new Float64Array(0);
+  // What the backfill test "ends by the shadow time" measures: the estimate, or (CQSim) the run time.
+  private readonly fitLen: Float64Array;
   // Processor profile (built on first use) and each job's latest reservation.
   private prof: BlockProfile | undefined;
   private readonly resAt: Float64Array;
@@ -101,6 +103,7 @@ export class BatchState implements BatchContext {
     readonly checks: boolean,
     assignProcessors: boolean,
     private readonly hook: ((r: { id: number; time: number; reservedStart: number }) => void) | undefined,
+    readonly variant: BatchVariant = 'textbook',
   ) {
     const n = jobs.length;
     this.free = machineSize;
@@ -115,6 +118,7 @@ export class BatchState implements BatchContext {
     this.score = this.queueInArrivalOrder ? new Float64Array(0) : new Float64Array(n);
     this.names = assignProcessors ? new ProcessorNames(machineSize) : undefined;
     this.used = assignProcessors ? new Array(n) : undefined;
+    this.fitLen = variant === 'cqsim' ? runtimeT : est;
   }
 
   /** An InvariantError naming the policy, the job and the time. */
@@ -133,6 +137,7 @@ export class BatchState implements BatchContext {
   isRunning(job: number): boolean { return !Number.isNaN(this.start[job]); }
   estimatedEnd(job: number): number { return this.start[job] + this.est[job]; }
   reservation(job: number): number { return this.resAt[job]; }
+  backfillLength(job: number): number { return this.fitLen[job]; }
   job(job: number): BatchJobInfo {
     return { job, id: this.jobs.id(job), submit: this.submitT[job], procs: this.procsN[job], estimate: this.est[job], wait: this.now - this.submitT[job] };
   }
@@ -419,7 +424,7 @@ export class BatchState implements BatchContext {
       const i = this.queue[k];
       if (Number.isNaN(this.start[i])) {
         this.segProcs[size + this.rankOf[i]] = this.procsN[i];
-        this.segEst[size + this.rankOf[i]] = this.est[i];
+        this.segEst[size + this.rankOf[i]] = this.fitLen[i];
       }
     }
     for (let v = size - 1; v >= 1; v--) {
@@ -435,7 +440,7 @@ export class BatchState implements BatchContext {
       const r = stale[k];
       const i = this.order[r];
       if (Number.isNaN(this.start[i])) {
-        if (segProcs[size + r] === Infinity) this.setLeaf(r, this.procsN[i], this.est[i]);
+        if (segProcs[size + r] === Infinity) this.setLeaf(r, this.procsN[i], this.fitLen[i]);
       } else if (segProcs[size + r] !== Infinity) this.setLeaf(r, Infinity, Infinity);
     }
     stale.length = 0;

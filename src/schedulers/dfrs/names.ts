@@ -203,7 +203,12 @@ export const TABLE2_DFRS_ALGORITHMS: readonly string[] = [
 /** The two batch baselines of Table 2. */
 export const BATCH_ALGORITHMS: readonly string[] = ['FCFS', 'EASY'];
 
-/** True for 'FCFS' / 'EASY' (case-sensitive, as in the paper). */
-export function isBatchAlgorithm(name: string): name is 'FCFS' | 'EASY' {
-  return name === 'FCFS' || name === 'EASY';
+/** The two batch baselines as the paper's own simulator ran them (see simulateDfrsBatch). */
+export const PUBLISHED_BATCH_ALGORITHMS: readonly string[] = ['FCFS (as published)', 'EASY (as published)'];
+
+export type BatchAlgorithm = 'FCFS' | 'EASY' | 'FCFS (as published)' | 'EASY (as published)';
+
+/** True for 'FCFS' / 'EASY' and their '(as published)' forms (case-sensitive, as in the paper). */
+export function isBatchAlgorithm(name: string): name is BatchAlgorithm {
+  return name === 'FCFS' || name === 'EASY' || name === 'FCFS (as published)' || name === 'EASY (as published)';
 }

@@ -23,7 +23,7 @@ import { canonicalJson, Cell, Json, sweepCells, SweepDefinition } from '../grid'
 import { loadCellFunction, resolveCellModule, toJsonResult, TOOLKIT_ROOT } from '../cellmodule';
 import { latestRecords, lockResults, readResultsFile, ResultRecord, serializeRecord, unlockResults } from '../store';
 import { PaperExperiment, paperResultsFile, PaperScale } from './common';
-import { checkDigest, committedPair, finishPublication, gitCommit, PROVENANCE, Provenance, readProvenance, sourceDigest, sourceDigestAt, writePair } from './seal';
+import { checkDigest, committedPair, finishPublication, gitCommit, provenanceOf, Provenance, readProvenance, sourceDigest, sourceDigestAt, writePair } from './seal';
 import { InputError, OutputError } from '../../util/errors';
 import { createRng } from '../../util/random';
 
@@ -40,7 +40,7 @@ function gzPath(notebook: string, sweep: SweepDefinition, root: string): string 
 
 /** Run `fn` holding the lock of a committed pair (`provenance.json.lock`): one publication at a time. */
 function withPairLock<T>(gz: string, fn: () => T, breakLock?: boolean): T {
-  const lockOn = path.join(path.dirname(gz), PROVENANCE);
+  const lockOn = provenanceOf(gz);
   fs.mkdirSync(path.dirname(gz), { recursive: true });
   lockResults(lockOn, { breakLock });
   try {
@@ -114,7 +114,7 @@ export function resealCommittedResults(experiment: PaperExperiment, options: { s
     gz,
     () => {
       finishPublication(gz);
-      const provFile = path.join(path.dirname(gz), PROVENANCE);
+      const provFile = provenanceOf(gz);
       if (!fs.existsSync(gz)) throw new InputError(`no committed results to reseal`, { source: gz });
       const old = readProvenance(provFile, { unsealed: true });
       if (old.sha256 !== undefined) checkDigest(gz, old, provFile);
@@ -224,7 +224,7 @@ export function readCommittedPair(gz: string, sweep: SweepDefinition, notebook: 
   for (let attempt = 0; ; attempt++) {
     const pair = committedPair(gz);
     try {
-      if (!fs.existsSync(pair.provenance)) throw new InputError(`has no ${PROVENANCE} beside it: committed results are read only with their provenance (digest, record count)`, { source: pair.data });
+      if (!fs.existsSync(pair.provenance)) throw new InputError(`has no ${path.basename(provenanceOf(gz))} beside it: committed results are read only with their provenance (digest, record count)`, { source: pair.data });
       const provenance = readProvenance(pair.provenance, { reseal: `schedlab paper ${notebook} --reseal` });
       if (provenance.notebook !== notebook || provenance.sweep !== sweep.name) {
         throw new InputError(`describes ${provenance.notebook} / sweep ${provenance.sweep}, not ${notebook} / sweep ${sweep.name}`, { source: pair.provenance, field: provenance.notebook !== notebook ? 'notebook' : 'sweep' });

@@ -48,6 +48,17 @@ export interface Provenance {
 }
 
 export const PROVENANCE = 'provenance.json';
+
+/**
+ * The provenance file of a committed results file: `provenance.json` for a
+ * notebook's sweep (`<notebook>/<notebook>.jsonl.gz`), `<stem>.provenance.json`
+ * for another sweep committed beside it (one lock and one pair per sweep).
+ */
+export function provenanceOf(gz: string): string {
+  const dir = path.dirname(gz);
+  const stem = path.basename(gz).replace(/\.jsonl\.gz$/, '');
+  return path.join(dir, stem === path.basename(dir) ? PROVENANCE : `${stem}.${PROVENANCE}`);
+}
 const NEXT = '.next';
 
 /** SHA-256 (hex) of a file's bytes, read in chunks. */
@@ -65,7 +76,7 @@ export function sha256File(file: string): string {
 
 /** The files of a sweep's committed pair as readers must take them (a committed but unfinished publication counts). */
 export function committedPair(gz: string): { provenance: string; data: string; pending: boolean } {
-  const prov = path.join(path.dirname(gz), PROVENANCE);
+  const prov = provenanceOf(gz);
   if (fs.existsSync(prov + NEXT)) return { provenance: prov + NEXT, data: fs.existsSync(gz + NEXT) ? gz + NEXT : gz, pending: true };
   return { provenance: prov, data: gz, pending: false };
 }
@@ -105,7 +116,7 @@ function writeWhole(file: string, data: Buffer | string): void {
  */
 export function finishPublication(gz: string): void {
   const dir = path.dirname(gz);
-  const prov = path.join(dir, PROVENANCE);
+  const prov = provenanceOf(gz);
   try {
     if (fs.existsSync(prov + NEXT)) {
       if (fs.existsSync(gz + NEXT)) fs.renameSync(gz + NEXT, gz);
@@ -127,7 +138,7 @@ export function writePair(gz: string, data: Buffer | null, provenance: Provenanc
   finishPublication(gz);
   try {
     if (data) writeWhole(gz + NEXT, data);
-    writeWhole(path.join(dir, PROVENANCE + NEXT), JSON.stringify(provenance, null, 2) + '\n');
+    writeWhole(provenanceOf(gz) + NEXT, JSON.stringify(provenance, null, 2) + '\n');
     fsyncPath(dir);
   } catch (e) {
     fs.rmSync(gz + NEXT, { force: true });
