@@ -13,23 +13,28 @@
 # (its slurmd and every process it started) while it is in the middle of a
 # shard, checks that cells are missing once the array has ended, submits the
 # array again (finished cells are skipped; the killed shard resumes on node2)
-# and compares the merge with a local run.
+# and compares the merge with a local run. With --requeue as well, the array
+# is left to Slurm's own requeueing instead: the killed task is rerun on node2
+# as the same job (a higher SLURM_RESTART_COUNT) and takes over its own lock.
 #
-#   bash scripts/slurm-test.sh [--nodes 1|2]  (as root: installs slurm-wlm and munge with apt-get if missing)
+#   bash scripts/slurm-test.sh [--nodes 1|2] [--requeue]  (as root: installs slurm-wlm and munge with apt-get if missing)
 #   KEEP=1 bash scripts/slurm-test.sh         keep the temporary folder (logs, configs, results)
 #   SHARDS=4 CELLS_X=20 DELAY_MS=5 ...        size of the test sweep (CELLS_X × 4 cells of DELAY_MS each)
 #   SUBNET=10.213                             two nodes: node i at SUBNET.i.2, the controller at SUBNET.1.1
 set -euo pipefail
 
 NODES=${NODES:-1}
+REQUEUE=0
 while [ $# -gt 0 ]; do
   case $1 in
     --nodes) NODES=${2:-}; shift 2 ;;
     --nodes=*) NODES=${1#--nodes=}; shift ;;
-    *) echo "usage: bash scripts/slurm-test.sh [--nodes 1|2]" >&2; exit 2 ;;
+    --requeue) REQUEUE=1; shift ;;
+    *) echo "usage: bash scripts/slurm-test.sh [--nodes 1|2] [--requeue]" >&2; exit 2 ;;
   esac
 done
 case $NODES in 1 | 2) ;; *) echo "[slurm-test] --nodes must be 1 or 2, got '$NODES'" >&2; exit 2 ;; esac
+[ "$REQUEUE" = 0 ] || [ "$NODES" = 2 ] || { echo "[slurm-test] --requeue needs --nodes 2" >&2; exit 2; }
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 if [ "$NODES" = 2 ]; then
@@ -152,6 +157,8 @@ fi
 mkdir -p "$WORK/state"
 for n in "${NODE_NAMES[@]}"; do mkdir -p "$WORK/spool/$n"; done
 export SLURM_CONF="$WORK/slurm.conf"
+# A requeued job waits for its credentials to expire (120 s by default) before it restarts.
+CRED_EXPIRE=$([ "$REQUEUE" = 1 ] && echo ,cred_expire=20 || true)
 # %n: each slurmd has its own spool folder, pid file and log.
 # SlurmdTimeout: a dead node is declared DOWN (and its jobs NODE_FAIL) after 10 s.
 cat >"$SLURM_CONF" <<EOF
@@ -163,7 +170,7 @@ SlurmUser=$USER_NAME
 SlurmdUser=$USER_NAME
 AuthType=auth/munge
 CredType=cred/munge
-AuthInfo=socket=$MUNGE_SOCKET
+AuthInfo=socket=$MUNGE_SOCKET$CRED_EXPIRE
 StateSaveLocation=$WORK/state
 SlurmdSpoolDir=$WORK/spool/%n
 SlurmctldPidFile=$WORK/slurmctld.pid
@@ -221,11 +228,13 @@ cat >"$WORK/sweep.json" <<EOF
 }
 EOF
 cd "$WORK"
-# --no-requeue: the test resumes the array itself (Slurm would requeue the
-# killed task by default).
+# --no-requeue: the test resumes the array itself (unless --requeue: Slurm
+# requeues a batch job whose node failed by default).
+NO_REQUEUE=()
+[ "$REQUEUE" = 1 ] || NO_REQUEUE=(--sbatch --no-requeue)
 node "$CLI" slurm "$WORK/sweep.json" --shards "$SHARDS" --cpus-per-task 1 --time 00:10:00 \
-  --out-dir "$WORK/out" --script "$WORK/job.sh" --sbatch --no-requeue >&2
-grep -qx '#SBATCH --no-requeue' "$WORK/job.sh" || die "--sbatch did not reach the script"
+  --out-dir "$WORK/out" --script "$WORK/job.sh" "${NO_REQUEUE[@]}" >&2
+[ "$REQUEUE" = 1 ] || grep -qx '#SBATCH --no-requeue' "$WORK/job.sh" || die "--sbatch did not reach the script"
 SHARD_FILES=()
 for ((i = 0; i < SHARDS; i++)); do SHARD_FILES+=("$WORK/out/slurm-test.shard-$i-of-$SHARDS.jsonl"); done
 
@@ -271,6 +280,8 @@ if [ "$NODES" = 2 ]; then
   done
   kill_node "${NETNS[0]}"
   log "killed node1 (slurmd and its job steps) in the middle of array task $victim (job $id), $n of its $per_shard cells written"
+fi
+if [ "$NODES" = 2 ] && [ "$REQUEUE" = 0 ]; then
   wait_array
   log "node1: $(sinfo -h -n node1 -o '%t %E'); task $victim: $(scontrol show job "$id" 2>/dev/null | grep -o 'JobState=[A-Z_]*' || echo gone)"
   done_after_kill=$(cells_done "${SHARD_FILES[@]}")
@@ -289,7 +300,13 @@ grep -h 'done' "$WORK"/out/logs/* | sed 's/^/[slurm-test]   /' >&2 || true
 if [ "$NODES" = 2 ]; then
   victim_file=$WORK/out/slurm-test.shard-$victim-of-$SHARDS.jsonl
   [ "$(hosts_of "$victim_file")" = node1,node2 ] || die "the killed shard was not resumed on node2 (hosts: $(hosts_of "$victim_file"))"
-  log "shard $victim: started on node1, finished on node2 after the resubmission"
+  if [ "$REQUEUE" = 1 ]; then
+    restarts=$(scontrol show job "$id" 2>/dev/null | grep -o 'Restarts=[0-9]*' || echo 'Restarts=?')
+    [ "$restarts" = Restarts=1 ] || die "task $victim (job $id) was not requeued once by Slurm ($restarts)"
+    log "shard $victim: started on node1, finished on node2 when Slurm requeued job $id ($restarts)"
+  else
+    log "shard $victim: started on node1, finished on node2 after the resubmission"
+  fi
 fi
 
 # --- 6. merge and compare with a local run -------------------------------------
