@@ -7,6 +7,7 @@
  * report and the next run cuts off before appending. Reruns skip finished
  * cells, so a resumed run loses nothing and duplicates nothing.
  */
+import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -385,9 +386,36 @@ export function processStartTicks(pid: number): number | undefined {
   }
 }
 
-/** The content of a lock taken by this process. */
+/** The content of a lock taken by this process (and its Slurm job, inside one). */
 function lockContent(): string {
-  return JSON.stringify({ pid: process.pid, host: os.hostname(), startedAt: new Date().toISOString(), pidStart: processStartTicks(process.pid) });
+  const slurmJob = process.env.SLURM_JOB_ID || undefined;
+  const slurmRestart = slurmJob ? slurmRestartCount() : undefined;
+  return JSON.stringify({ pid: process.pid, host: os.hostname(), startedAt: new Date().toISOString(), pidStart: processStartTicks(process.pid), slurmJob, slurmRestart });
+}
+
+/** How many times Slurm has restarted (requeued) this job: 0 on its first run. */
+function slurmRestartCount(): number {
+  return Number(process.env.SLURM_RESTART_COUNT ?? 0) || 0;
+}
+
+/** Job states in which a Slurm job's processes may still run (and write). */
+const SLURM_LIVE_STATES = new Set(['RUNNING', 'COMPLETING', 'CONFIGURING', 'SUSPENDED', 'STOPPED', 'SIGNALING', 'STAGE_OUT', 'RESIZING']);
+
+/**
+ * Whether the Slurm job that took a lock on another node is over, so the lock
+ * is stale: e.g. an array task resubmitted after its node died lands on
+ * another node. Our own job id with a lower restart count means an earlier
+ * run of this very job (Slurm requeued it), which cannot be running beside
+ * us. Otherwise `squeue` tells; when it cannot (not found, controller down)
+ * the lock is kept.
+ */
+function slurmJobOver(job: string, restart: number): boolean {
+  if (job === process.env.SLURM_JOB_ID) return restart < slurmRestartCount();
+  const q = spawnSync('squeue', ['--noheader', '--states=all', '--jobs', job, '--format=%T'], { encoding: 'utf8', timeout: 30_000 });
+  if (q.error) return false;
+  if (q.status !== 0) return /invalid job id/i.test(q.stderr ?? ''); // purged from the controller: long over
+  const states = q.stdout.split('\n').map((s) => s.trim()).filter(Boolean);
+  return !states.some((s) => SLURM_LIVE_STATES.has(s));
 }
 
 /**
@@ -405,7 +433,8 @@ const heldLocks = new Map<string, number>();
  * Why it is atomic: the lock's content is written to a private file first and
  * link()ed into place, which creates the lock with its content or fails when
  * it exists — no one ever reads a half-written lock and takes it for stale.
- * A stale lock (its process is dead on this host, or `breakLock`) is removed
+ * A stale lock (its process is dead on this host, its Slurm job on another
+ * node is over, or `breakLock`) is removed
  * only while holding a second lock `<file>.lock.break` (also link()ed), after
  * reading the lock again under it: two processes can never both remove a
  * lock, and nobody removes a lock created after it was judged stale (the
@@ -429,7 +458,8 @@ export function lockResults(file: string, options: { breakLock?: boolean } = {})
       const holder = readLock(lockFile);
       if (holder === undefined) continue; // released meanwhile
       if (!isStale(holder, options.breakLock ?? false)) {
-        const busy = Object.assign(new Error(`it is being written by process ${holder.pid} on ${holder.host} since ${holder.startedAt ?? '?'}`), { code: 'ELOCKED' });
+        const job = holder.slurmJob !== undefined ? ` (Slurm job ${holder.slurmJob})` : '';
+        const busy = Object.assign(new Error(`it is being written by process ${holder.pid} on ${holder.host}${job} since ${holder.startedAt ?? '?'}`), { code: 'ELOCKED' });
         throw new OutputError('lock', abs, busy, `if no run is active any more, delete ${lockFile} or pass --break-lock`);
       }
       removeStaleLock(lockFile, holder);
@@ -471,7 +501,7 @@ function sleepMs(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
-type LockContent = { pid?: number; host?: string; startedAt?: string; pidStart?: number; raw: string };
+type LockContent = { pid?: number; host?: string; startedAt?: string; pidStart?: number; slurmJob?: string; slurmRestart?: number; raw: string };
 
 /** Create `target` holding `content`, atomically; false when it exists. */
 function linkNew(target: string, content: string): boolean {
@@ -505,7 +535,7 @@ function readLock(lockFile: string): LockContent | undefined {
 function isStale(holder: LockContent, breakLock: boolean): boolean {
   if (breakLock) return true;
   if (holder.pid === undefined) return true;
-  if (holder.host !== os.hostname()) return false;
+  if (holder.host !== os.hostname()) return holder.slurmJob !== undefined && slurmJobOver(String(holder.slurmJob), Number(holder.slurmRestart ?? 0));
   if (!pidAlive(holder.pid)) return true;
   // Alive, but perhaps another process that got the dead holder's pid.
   const started = processStartTicks(holder.pid);

@@ -179,4 +179,70 @@ describe('results store: reading and merging', () => {
     unlockResults(file);
     expect(fs.existsSync(`${file}.lock`)).to.equal(false);
   });
+
+  describe('a lock taken by a Slurm job on another node', () => {
+    const saved = { PATH: process.env.PATH, SLURM_JOB_ID: process.env.SLURM_JOB_ID, SLURM_RESTART_COUNT: process.env.SLURM_RESTART_COUNT };
+    let bin: string;
+    /** A stand-in `squeue` on PATH: prints `out` (or writes `err` and fails), and records its arguments. */
+    const squeue = (out: string, err?: string) =>
+      fs.writeFileSync(path.join(bin, 'squeue'), `#!/bin/sh\necho "$@" >> "${bin}/calls"\n${err ? `echo '${err}' >&2; exit 1` : `printf '${out}'`}\n`, { mode: 0o755 });
+    const lockOf = (file: string, holder: Record<string, unknown>) =>
+      fs.writeFileSync(`${file}.lock`, JSON.stringify({ pid: 999999, host: 'another-node', startedAt: '2026-01-01T00:00:00Z', ...holder }));
+    const takes = (file: string) => {
+      lockResults(file);
+      const lock = JSON.parse(fs.readFileSync(`${file}.lock`, 'utf8'));
+      unlockResults(file);
+      return lock;
+    };
+
+    beforeEach(() => {
+      bin = fs.mkdtempSync(path.join(tmp, 'bin-'));
+      process.env.PATH = `${bin}${path.delimiter}${saved.PATH}`;
+      delete process.env.SLURM_JOB_ID;
+      delete process.env.SLURM_RESTART_COUNT;
+    });
+    afterEach(() => {
+      for (const [k, v] of Object.entries(saved)) v === undefined ? delete process.env[k] : (process.env[k] = v);
+    });
+
+    it('is kept while squeue reports the job running, and taken over once it has ended or been purged', () => {
+      const file = path.join(tmp, 'slurm-ended.jsonl');
+      squeue('RUNNING\n');
+      lockOf(file, { slurmJob: '4242' });
+      expect(() => lockResults(file)).to.throw(/process 999999 on another-node \(Slurm job 4242\)/);
+      expect(fs.readFileSync(path.join(bin, 'calls'), 'utf8')).to.match(/--jobs 4242/);
+      for (const ended of ['NODE_FAIL\n', 'CANCELLED\n', 'PENDING\n']) {
+        squeue(ended);
+        lockOf(file, { slurmJob: '4242' });
+        expect(takes(file).pid, ended).to.equal(process.pid);
+      }
+      squeue('', 'slurm_load_jobs error: Invalid job id specified');
+      lockOf(file, { slurmJob: '4242' });
+      expect(takes(file).pid).to.equal(process.pid);
+    });
+
+    it('is kept when squeue cannot tell (controller down), and without a Slurm job (another host)', () => {
+      const file = path.join(tmp, 'slurm-unknown.jsonl');
+      squeue('', 'slurm_load_jobs error: Unable to contact slurm controller (connect failure)');
+      lockOf(file, { slurmJob: '4242' });
+      expect(() => lockResults(file)).to.throw(/Slurm job 4242/);
+      squeue('NODE_FAIL\n');
+      lockOf(file, {});
+      expect(() => lockResults(file)).to.throw(/being written by process 999999 on another-node since/);
+      fs.rmSync(`${file}.lock`);
+    });
+
+    it('an earlier run of this very job (requeued by Slurm) is over; a run of the same job at the same restart is not', () => {
+      const file = path.join(tmp, 'slurm-requeued.jsonl');
+      squeue('RUNNING\n'); // this job is running: the holder is only over if it ran before a restart
+      process.env.SLURM_JOB_ID = '4242';
+      process.env.SLURM_RESTART_COUNT = '1';
+      lockOf(file, { slurmJob: '4242', slurmRestart: 0 });
+      const mine = takes(file);
+      expect([mine.pid, mine.slurmJob, mine.slurmRestart]).to.deep.equal([process.pid, '4242', 1]);
+      lockOf(file, { slurmJob: '4242', slurmRestart: 1 });
+      expect(() => lockResults(file)).to.throw(/Slurm job 4242/);
+      fs.rmSync(`${file}.lock`);
+    });
+  });
 });
