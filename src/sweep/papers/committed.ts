@@ -175,7 +175,8 @@ function checkRecords(file: string, body: Buffer, provenance: Omit<Provenance, '
     } catch (e) {
       throw new InputError(`not a readable gzip file (${(e as Error).message})`, { source: file });
     }
-    report = readResultsFile(tmp);
+    // The bytes matched the provenance's SHA-256 (checkDigest): a record's own CRC can tell nothing more.
+    report = readResultsFile(tmp, { checksums: false });
   } finally {
     fs.rmSync(tmp, { force: true });
   }
@@ -248,8 +249,36 @@ export function readCommittedPair(gz: string, sweep: SweepDefinition, notebook: 
  */
 export function loadCommittedResults(experiment: PaperExperiment, options: { scale?: PaperScale; committedRoot?: string; strict?: boolean } = {}): CommittedResults {
   const sweep = experiment.sweep(options.scale ?? 'paper');
-  const root = options.committedRoot ?? committedRoot();
-  const file = gzPath(experiment.notebook, sweep, root);
+  const file = gzPath(experiment.notebook, sweep, options.committedRoot ?? committedRoot());
+  // A notebook asks twice (its scale, then its records): the second read of an unchanged pair is free.
+  const key = `${file}\0${sweep.fingerprint}\0${options.strict === true}\0${pairSignature(file)}`;
+  const cached = loadedPairs.get(key);
+  if (cached) return cached;
+  const loaded = readAndCheck(experiment, sweep, file, options.strict === true);
+  if (loadedPairs.size >= 4) loadedPairs.delete(loadedPairs.keys().next().value as string);
+  loadedPairs.set(key, loaded);
+  return loaded;
+}
+
+/** The last few pairs read, by file, sweep and the pair's file signatures. */
+const loadedPairs = new Map<string, CommittedResults>();
+
+/** Size, modification time and inode of every file of a committed pair (a publication changes at least one). */
+function pairSignature(gz: string): string {
+  const pair = committedPair(gz);
+  return [pair.data, pair.provenance]
+    .map((f) => {
+      try {
+        const st = fs.statSync(f);
+        return `${f}:${st.size}:${st.mtimeMs}:${st.ino}`;
+      } catch {
+        return `${f}:-`;
+      }
+    })
+    .join('|');
+}
+
+function readAndCheck(experiment: PaperExperiment, sweep: SweepDefinition, file: string, strict: boolean): CommittedResults {
   const cells = sweepCells(sweep);
   const empty = (status: string, extra: Partial<CommittedResults> = {}): CommittedResults => ({
     notebook: experiment.notebook, file, provenance: null, records: [], cells: cells.length, missing: cells.length, stale: 0, damaged: null, status, ...extra,
@@ -260,7 +289,7 @@ export function loadCommittedResults(experiment: PaperExperiment, options: { sca
   try {
     read = readCommittedPair(file, sweep, experiment.notebook, cells);
   } catch (e) {
-    if (options.strict || !(e instanceof InputError)) throw e;
+    if (strict || !(e instanceof InputError)) throw e;
     return empty(`${experiment.notebook}: committed paper-scale results NOT USED — ${e.message}`, { damaged: e.message });
   }
   const { provenance, records: all } = read;
@@ -332,6 +361,69 @@ export function sampleCells(records: readonly ResultRecord[], size: number, seed
   return picked;
 }
 
+/** Which cells a rotating sample re-runs, and how much of the strata it covers. */
+export interface RotatingSample {
+  cells: ResultRecord[];
+  /** This run's block of strata (0-based) and the number of blocks: every stratum is re-run once every `blocks` rotations. */
+  block: number;
+  blocks: number;
+  strata: number;
+  /** The strata this run covers (values of `stratify`, as JSON). */
+  covered: string[];
+}
+
+/**
+ * The sample a notebook re-runs each time it renders committed results: `size`
+ * cells, one per stratum, from a block of strata that changes with `rotation`
+ * (default: the UTC day number), so that every stratum (e.g. every algorithm of
+ * 01's 118) is re-run once every ceil(strata / size) renders, whatever `size` is.
+ * Within a stratum the cell is drawn (seeded) among those whose recorded run
+ * time is at most the stratum's median: cheap cells, still spread over traces
+ * and parameters. With fewer strata than `size`, more cheap cells fill it up
+ * while their recorded run times stay within `budgetMs` (default 20 s).
+ */
+export function rotatingSample(records: readonly ResultRecord[], size: number, options: { stratify?: string; rotation?: number; seed?: number; budgetMs?: number } = {}): RotatingSample {
+  const rotation = options.rotation ?? Math.floor(Date.now() / 86_400_000);
+  const rng = createRng(options.seed ?? 1);
+  const groups = new Map<string, ResultRecord[]>();
+  for (const r of records) {
+    const v = options.stratify ? canonicalJson(r.params[options.stratify] ?? null) : '*';
+    let g = groups.get(v);
+    if (!g) groups.set(v, (g = []));
+    g.push(r);
+  }
+  // Each stratum's cheap half, in a seeded order; strata in a seeded order, cut into blocks of `size`.
+  const cheap = new Map<string, ResultRecord[]>();
+  for (const [v, g] of [...groups].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
+    const ms = g.map((r) => r.run.durationMs).sort((a, b) => a - b);
+    const median = ms[(ms.length - 1) >> 1];
+    cheap.set(v, rng.shuffle(g.filter((r) => r.run.durationMs <= median)));
+  }
+  const strata = rng.shuffle([...cheap.keys()]);
+  const perBlock = Math.max(1, Math.min(size, strata.length));
+  const blocks = Math.max(1, Math.ceil(strata.length / perBlock));
+  const block = ((rotation % blocks) + blocks) % blocks;
+  const covered = strata.slice(block * perBlock, (block + 1) * perBlock);
+  const cells = covered.map((v) => (cheap.get(v) as ResultRecord[])[0]).filter((r) => r !== undefined);
+  // Fewer strata than cells asked for: more cheap cells, round-robin over the strata, from this rotation on, within the budget.
+  const budget = options.budgetMs ?? 20_000;
+  let spent = cells.reduce((a, r) => a + r.run.durationMs, 0);
+  for (let k = 1; cells.length < size && k < records.length; k++) {
+    let added = false;
+    for (const v of covered) {
+      const g = cheap.get(v) as ResultRecord[];
+      if (g.length <= k || cells.length >= size) continue;
+      const r = g[(k + rotation) % g.length];
+      if (cells.includes(r) || spent + r.run.durationMs > budget) continue;
+      cells.push(r);
+      spent += r.run.durationMs;
+      added = true;
+    }
+    if (!added) break;
+  }
+  return { cells, block, blocks, strata: strata.length, covered };
+}
+
 /** Why re-run cells differ from the committed records: `record` (same sources as at publishing: the records are wrong), `code` (the sources changed since), `unknown` (no source digest to tell). */
 export type MismatchReason = 'record' | 'code' | 'unknown';
 
@@ -358,13 +450,13 @@ export class CommittedMismatch extends InputError {
 export async function verifyCommittedSample(
   experiment: PaperExperiment,
   committed: CommittedResults,
-  options: { sample?: number | 'all'; seed?: number; scale?: PaperScale; onCell?: (done: number, total: number) => void } = {},
+  options: { sample?: number | 'all'; seed?: number; scale?: PaperScale; cells?: readonly ResultRecord[]; onCell?: (done: number, total: number) => void } = {},
 ): Promise<VerifiedCell[]> {
   const sweep = experiment.sweep(options.scale ?? 'paper');
   const fn = loadCellFunction(resolveCellModule(sweep), sweep.cell.export);
   const timing = new Set(experiment.timingFields ?? []);
   const ok = committed.records.filter((r) => r.status === 'ok');
-  const picked = options.sample === 'all' ? ok : sampleCells(ok, options.sample ?? 20, options.seed ?? 1, experiment.stratifyBy);
+  const picked = options.cells ?? (options.sample === 'all' ? ok : sampleCells(ok, options.sample ?? 20, options.seed ?? 1, experiment.stratifyBy));
   const out: VerifiedCell[] = [];
   for (const r of picked) {
     const t0 = performance.now();

@@ -21,7 +21,7 @@ import { TOOLKIT_ROOT } from '../cellmodule';
 import { mergeResults } from '../merge';
 import { ProgressMode, runSweep, SweepSummary } from '../run';
 import { lockResults, ResultRecord, toolkitVersion, toRows, unlockResults } from '../store';
-import { CommittedResults, loadCommittedResults, seedFromCommitted, verifyCommittedSample, VerifiedCell } from './committed';
+import { CommittedResults, loadCommittedResults, rotatingSample, seedFromCommitted, verifyCommittedSample, VerifiedCell } from './committed';
 
 /** The scale a paper notebook runs at: quick (small, live) or paper (full, from committed results). */
 export type PaperScale = 'quick' | 'paper';
@@ -264,16 +264,24 @@ export function notebookScale(experiment: PaperExperiment, options: { committedR
 }
 
 async function committedSummary(experiment: PaperExperiment, committed: CommittedResults, options: PaperRunOptions): Promise<PaperSummary> {
-  const log = options.log ?? ((s: string) => process.stderr.write(s + '\n'));
+  // On stdout: these are status lines of a rendered notebook, not warnings.
+  const log = options.log ?? ((s: string) => process.stdout.write(s + '\n'));
   const t0 = Date.now();
   log(committed.status);
   const envSample = process.env.SCHEDLAB_VERIFY_SAMPLE;
   const sample = options.verifySample ?? (envSample !== undefined ? Number(envSample) : 20);
   if (!(Number.isInteger(sample) && sample >= 0)) throw new Error(`verify sample must be a whole number ≥ 0, got ${JSON.stringify(envSample ?? sample)}`);
-  const verified = sample > 0 ? await verifyCommittedSample(experiment, committed, { sample }) : [];
+  const envRotation = process.env.SCHEDLAB_VERIFY_ROTATION;
+  const rotation = envRotation !== undefined ? Number(envRotation) : undefined;
+  if (rotation !== undefined && !Number.isInteger(rotation)) throw new Error(`SCHEDLAB_VERIFY_ROTATION must be a whole number, got ${JSON.stringify(envRotation)}`);
+  const ok = committed.records.filter((r) => r.status === 'ok');
+  const picked = rotatingSample(ok, sample, { stratify: experiment.stratifyBy, rotation });
+  const verified = sample > 0 ? await verifyCommittedSample(experiment, committed, { cells: picked.cells }) : [];
   if (verified.length) {
     const s = verified.reduce((a, c) => a + c.ms, 0) / 1000;
-    log(`${experiment.notebook}: re-ran ${verified.length} sampled cells live (${s.toFixed(1)} s): every result identical to the committed one${experiment.timingFields?.length ? ` (timing fields ${experiment.timingFields.join(', ')} aside)` : ''}`);
+    const by = experiment.stratifyBy ?? 'cell';
+    const rotationText = picked.blocks > 1 ? `; ${by} block ${picked.block + 1} of ${picked.blocks}: each of the ${picked.strata} values of ${by} is re-run once every ${picked.blocks} renders (SCHEDLAB_VERIFY_ROTATION picks the block)` : `, every value of ${by} represented`;
+    log(`${experiment.notebook}: re-ran ${verified.length} sampled cells live (${s.toFixed(1)} s${rotationText}): every result identical to the committed one${experiment.timingFields?.length ? ` (timing fields ${experiment.timingFields.join(', ')} aside)` : ''}`);
   }
   return {
     sweep: experiment.sweep('paper').name,
