@@ -205,6 +205,8 @@ export interface InitResult {
   displayName: string;
   kernelFile: string;
   link: string;
+  /** True when schedlab is npm-installed in the project (its own copy), false when linked to an installation. */
+  installed: boolean;
   notebook?: string;
 }
 
@@ -247,7 +249,7 @@ export function initProject(dir: string, options: { force?: boolean } = {}): Ini
     changes.rollback();
     throw e;
   }
-  return { kernel, displayName, kernelFile: kernelFiles[kernelFiles.length - 1].path, link, ...(writeStarter ? { notebook: nbFile } : {}) };
+  return { kernel, displayName, kernelFile: kernelFiles[kernelFiles.length - 1].path, link, installed, ...(writeStarter ? { notebook: nbFile } : {}) };
 }
 
 /** The command that opens the project: quoted for the shell, with --allow-root when run as root. */
@@ -274,7 +276,7 @@ export async function initMain(argv: readonly string[]): Promise<number> {
     return e instanceof InputError ? 2 : 1;
   }
   process.stdout.write(
-    `toolkit linked: ${r.link}\nkernel registered: ${r.kernel} "${r.displayName}" (${r.kernelFile})\n` +
+    `toolkit ${r.installed ? 'installed' : 'linked'}: ${r.link}\nkernel registered: ${r.kernel} "${r.displayName}" (${r.kernelFile})\n` +
       (r.notebook ? `starter notebook: ${r.notebook}\n` : '') +
       `next: ${openCommand(dirs[0])}\n`,
   );
