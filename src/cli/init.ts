@@ -44,22 +44,23 @@ console.log(\`\${summary.jobs} jobs, mean wait \${summary.meanWait.toFixed(0)} s
   ],
   [
     'code',
-    `// danfojs directly: a DataFrame of the jobs, mean wait by job size. show() draws a frame as a table.
-import * as dfd from 'danfojs';
-import { show } from 'schedlab';
-
-const df = new dfd.DataFrame(easy.map((j) => ({ procs: j.procs, wait: j.wait / 3600 })));
-const bySize = df.groupby(['procs']).agg({ wait: ['mean', 'count'] });
-show(bySize);`,
-  ],
-  [
-    'code',
     `// Wait time of each job in submission order: shown, and saved as SVG, PNG and PDF in out/schedlab-start/figures/.
-import { lineChart, saveFigure, writeTable, tablesDir, fromFrame } from 'schedlab';
+import { lineChart, saveFigure } from 'schedlab';
 
 const fig = lineChart({ data: easy.map((j, i) => ({ job: i + 1, wait: j.wait / 3600 })), x: 'job', y: 'wait', markers: false,
   title: 'EASY: wait per job', xLabel: 'job (submission order)', yLabel: 'wait (h)' });
-await saveFigure(fig, 'schedlab-start', 'easy-wait');
+await saveFigure(fig, 'schedlab-start', 'easy-wait');`,
+  ],
+  [
+    'code',
+    `// danfojs directly: a DataFrame of the jobs, mean wait by job size. show() draws a frame as a table;
+// writeTable writes it as CSV, Markdown and LaTeX in out/schedlab-start/tables/.
+import * as dfd from 'danfojs';
+import { show, writeTable, tablesDir, fromFrame } from 'schedlab';
+
+const df = new dfd.DataFrame(easy.map((j) => ({ procs: j.procs, wait: j.wait / 3600 })));
+const bySize = df.groupby(['procs']).agg({ wait: ['mean', 'count'] });
+show(bySize);
 writeTable(fromFrame(bySize), tablesDir('schedlab-start'), 'wait-by-size', { digits: 2 });`,
   ],
 ];
