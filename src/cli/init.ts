@@ -44,22 +44,23 @@ console.log(\`\${summary.jobs} jobs, mean wait \${summary.meanWait.toFixed(0)} s
   ],
   [
     'code',
-    `// danfojs directly: a DataFrame of the jobs, mean wait by job size. show() draws a frame as a table.
-import * as dfd from 'danfojs';
-import { show } from 'schedlab';
-
-const df = new dfd.DataFrame(easy.map((j) => ({ procs: j.procs, wait: j.wait / 3600 })));
-const bySize = df.groupby(['procs']).agg({ wait: ['mean', 'count'] });
-show(bySize);`,
-  ],
-  [
-    'code',
     `// Wait time of each job in submission order: shown, and saved as SVG, PNG and PDF in out/schedlab-start/figures/.
-import { lineChart, saveFigure, writeTable, tablesDir, fromFrame } from 'schedlab';
+import { lineChart, saveFigure } from 'schedlab';
 
 const fig = lineChart({ data: easy.map((j, i) => ({ job: i + 1, wait: j.wait / 3600 })), x: 'job', y: 'wait', markers: false,
   title: 'EASY: wait per job', xLabel: 'job (submission order)', yLabel: 'wait (h)' });
-await saveFigure(fig, 'schedlab-start', 'easy-wait');
+await saveFigure(fig, 'schedlab-start', 'easy-wait');`,
+  ],
+  [
+    'code',
+    `// danfojs directly: a DataFrame of the jobs, mean wait by job size. show() draws a frame as a table;
+// writeTable writes it as CSV, Markdown and LaTeX in out/schedlab-start/tables/.
+import * as dfd from 'danfojs';
+import { show, writeTable, tablesDir, fromFrame } from 'schedlab';
+
+const df = new dfd.DataFrame(easy.map((j) => ({ procs: j.procs, wait: j.wait / 3600 })));
+const bySize = df.groupby(['procs']).agg({ wait: ['mean', 'count'] });
+show(bySize);
 writeTable(fromFrame(bySize), tablesDir('schedlab-start'), 'wait-by-size', { digits: 2 });`,
   ],
 ];
@@ -205,6 +206,8 @@ export interface InitResult {
   displayName: string;
   kernelFile: string;
   link: string;
+  /** True when schedlab is npm-installed in the project (its own copy), false when linked to an installation. */
+  installed: boolean;
   notebook?: string;
 }
 
@@ -247,7 +250,7 @@ export function initProject(dir: string, options: { force?: boolean } = {}): Ini
     changes.rollback();
     throw e;
   }
-  return { kernel, displayName, kernelFile: kernelFiles[kernelFiles.length - 1].path, link, ...(writeStarter ? { notebook: nbFile } : {}) };
+  return { kernel, displayName, kernelFile: kernelFiles[kernelFiles.length - 1].path, link, installed, ...(writeStarter ? { notebook: nbFile } : {}) };
 }
 
 /** The command that opens the project: quoted for the shell, with --allow-root when run as root. */
@@ -274,7 +277,7 @@ export async function initMain(argv: readonly string[]): Promise<number> {
     return e instanceof InputError ? 2 : 1;
   }
   process.stdout.write(
-    `toolkit linked: ${r.link}\nkernel registered: ${r.kernel} "${r.displayName}" (${r.kernelFile})\n` +
+    `toolkit ${r.installed ? 'installed' : 'linked'}: ${r.link}\nkernel registered: ${r.kernel} "${r.displayName}" (${r.kernelFile})\n` +
       (r.notebook ? `starter notebook: ${r.notebook}\n` : '') +
       `next: ${openCommand(dirs[0])}\n`,
   );
