@@ -22,7 +22,9 @@ import { jobMetrics, BOUNDED_SLOWDOWN_THRESHOLD } from '../metrics/jobs';
 import { InputError, writeFileSafely } from '../util/errors';
 import { ScheduledJob } from './timeline';
 
+/** File formats a schedule is written in: Batsim's jobs output, an SWF schedule, or schedlab's per-job CSV. */
 export type ScheduleFormat = 'batsim' | 'swf' | 'csv';
+/** Every ScheduleFormat, for checking flags. */
 export const SCHEDULE_FORMATS: readonly ScheduleFormat[] = ['batsim', 'swf', 'csv'];
 
 /**
@@ -59,6 +61,7 @@ export const BATSIM_JOBS_COLUMNS = [
   'metadata',
 ] as const;
 
+/** Options of `writeSchedule`: format, the workload it ran, machine size, and the policy and source named in the header. */
 export interface ScheduleWriteOptions {
   /** Default: from the extension (`.swf` → swf, otherwise csv). */
   format?: ScheduleFormat;

@@ -26,6 +26,7 @@ import { WorkloadJob } from './job';
 import { InputError } from '../util/errors';
 import { readUncompressedSync } from './swf';
 
+/** A Batsim JSON workload read as jobs, with the machine size (`nb_res`). */
 export interface BatsimReadResult {
   /** Resources of the platform the workload was made for (`nb_res`). */
   machineSize: number;

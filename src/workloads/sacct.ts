@@ -56,6 +56,7 @@ import { WorkloadJob } from './job';
 import { InputError } from '../util/errors';
 import { NumberedLine, readLines, splitLines } from './lines';
 
+/** Options of the sacct reader (lenient mode and the rest, each documented below). */
 export interface SacctReadOptions {
   /** Skip and count malformed lines instead of throwing (default false). */
   lenient?: boolean;
@@ -73,6 +74,7 @@ export interface SacctJob extends WorkloadJob {
   groupId?: number;
 }
 
+/** What the sacct reader skipped or dropped, counted by reason (job steps, jobs that never started, running jobs …). */
 export interface SacctReport {
   /** Data lines read (header and blank lines not counted). */
   read: number;
@@ -84,6 +86,7 @@ export interface SacctReport {
   dropped: Record<string, number>;
 }
 
+/** A sacct log read as jobs, with its report. */
 export interface SacctReadResult {
   jobs: SacctJob[];
   /** JobID of each job as sacct wrote it (`123`, `123_4`, `123+0`), aligned with `jobs`. */

@@ -39,6 +39,7 @@ export const BATCH_POLICIES: readonly BatchPolicy[] = ['fcfs', 'easy', 'conserva
  *    reservation.
  */
 export type BatchVariant = 'textbook' | 'cqsim' | 'accasim' | 'published';
+/** Every EASY variant `simulateBatch` accepts as `variant` (docs/batch-variants.md). */
 export const BATCH_VARIANTS: readonly BatchVariant[] = ['textbook', 'cqsim', 'accasim', 'published'];
 
 /** A job as `ctx.job(j)` describes it (a fresh object). */

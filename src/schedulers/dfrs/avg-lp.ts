@@ -57,6 +57,7 @@ export interface PackingLp {
   cost: ArrayLike<number>;
 }
 
+/** What `solvePackingLp` returns: feasibility, the optimum and the variables' values (as javascript-lp-solver gives them). */
 export interface PackingLpAnswer {
   /** 'unbounded' when a column with positive reduced cost has no limiting row (javascript-lp-solver's verdict too). */
   status: 'optimal' | 'unbounded';

@@ -206,6 +206,7 @@ export const BATCH_ALGORITHMS: readonly string[] = ['FCFS', 'EASY'];
 /** The two batch baselines as the paper's own simulator ran them (see simulateDfrsBatch). */
 export const PUBLISHED_BATCH_ALGORITHMS: readonly string[] = ['FCFS (as published)', 'EASY (as published)'];
 
+/** The batch rows of notebook 01: textbook FCFS and EASY, and both as the DFRS paper's own simulator ran them. */
 export type BatchAlgorithm = 'FCFS' | 'EASY' | 'FCFS (as published)' | 'EASY (as published)';
 
 /** True for 'FCFS' / 'EASY' and their '(as published)' forms (case-sensitive, as in the paper). */
