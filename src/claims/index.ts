@@ -13,6 +13,7 @@ import { findPaperExperiment, loadCommittedResults } from '../sweep/papers';
 import { ClaimRegistry, ClaimResult, countVerdicts, evaluateClaims } from './registry';
 import type { Verdict } from './rules';
 import { registry as dfrs } from './01-dfrs-vs-batch';
+import { registry as vcsched } from './02-virtual-clusters';
 import { registry as evolving } from './03-evolving-applications';
 import { registry as reservation } from './04-advance-reservation';
 import { registry as measy } from './05-measy';
@@ -22,7 +23,7 @@ export * from './registry';
 export { everywhere, somewhere, pairedMargin, experimentView } from './measures';
 
 /** Every registry, in notebook order. */
-export const CLAIM_REGISTRIES: readonly ClaimRegistry<any>[] = [dfrs, evolving, reservation, measy]; // eslint-disable-line @typescript-eslint/no-explicit-any
+export const CLAIM_REGISTRIES: readonly ClaimRegistry<any>[] = [dfrs, vcsched, evolving, reservation, measy]; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** The registry of a notebook (full name or unique prefix, as `schedlab paper`). */
 export function claimRegistry(notebook: string): ClaimRegistry<unknown> {
