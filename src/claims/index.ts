@@ -3,13 +3,13 @@
  * findings, with computed verdicts on the committed results.
  *
  *   evaluateClaims(registry, records)   verdicts of one registry on records
- *   claimsFor(notebook)                 the committed records of a notebook, evaluated (cached per process)
- *   claimsSummary(notebook)             a notebook's first screen: verdict counts and its three headline claims
+ *   claimsFor(notebook[, committed])     the committed records of a notebook, evaluated (cached per process)
+ *   claimsSummary(notebook[, committed]) a notebook's first screen: verdict counts and its three headline claims
  *
  * The same evaluation feeds `schedlab claims <notebook>` and docs/fidelity.md
  * (scripts/fidelity.ts).
  */
-import { findPaperExperiment, loadCommittedResults } from '../sweep/papers';
+import { CommittedResults, findPaperExperiment, loadCommittedResults } from '../sweep/papers';
 import { ClaimRegistry, ClaimResult, countVerdicts, evaluateClaims } from './registry';
 import type { Verdict } from './rules';
 import { registry as dfrs } from './01-dfrs-vs-batch';
@@ -44,15 +44,19 @@ export interface NotebookClaims {
 
 const cache = new Map<string, NotebookClaims>();
 
-/** Evaluate a notebook's registry on its committed paper-scale results (loaded once per process). */
-export function claimsFor(notebook: string): NotebookClaims {
+/**
+ * Evaluate a notebook's registry on its committed paper-scale results (loaded
+ * once per process). A notebook that already holds its committed results
+ * passes them (`loadCommittedResults(experiment)`) to skip a second load.
+ */
+export function claimsFor(notebook: string, committed?: CommittedResults): NotebookClaims {
   const registry = claimRegistry(notebook);
-  const hit = cache.get(registry.notebook);
+  const hit = committed ? undefined : cache.get(registry.notebook);
   if (hit) return hit;
-  const committed = loadCommittedResults(findPaperExperiment(registry.notebook));
-  const results = evaluateClaims(registry, committed.records);
-  const out = { notebook: registry.notebook, paper: registry.paper, status: committed.status, results, counts: countVerdicts(results) };
-  cache.set(registry.notebook, out);
+  const from = committed ?? loadCommittedResults(findPaperExperiment(registry.notebook));
+  const results = evaluateClaims(registry, from.records);
+  const out = { notebook: registry.notebook, paper: registry.paper, status: from.status, results, counts: countVerdicts(results) };
+  if (!committed) cache.set(registry.notebook, out);
   return out;
 }
 
@@ -71,8 +75,8 @@ export interface ClaimsSummary {
  * and the three headline claims with the published value beside ours. Plain
  * rows, ready for `showTable`.
  */
-export function claimsSummary(notebook: string): ClaimsSummary {
-  const c = claimsFor(notebook);
+export function claimsSummary(notebook: string, committed?: CommittedResults): ClaimsSummary {
+  const c = claimsFor(notebook, committed);
   const top = c.results.filter((r) => r.headline).slice(0, 3).map((r) => ({ place: r.place, claim: r.statement, published: r.published, ours: r.ours, verdict: r.verdict }));
   return { notebook: c.notebook, paper: c.paper, status: c.status, counts: Object.entries(c.counts).map(([verdict, claims]) => ({ verdict: verdict as Verdict, claims })), top };
 }

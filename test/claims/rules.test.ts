@@ -12,6 +12,7 @@ import {
   valueVerdict,
   withinTolerance,
 } from '../../src/claims';
+import { claimsCountLine, fidelityMarkdown, withClaimsCount } from '../../src/claims/fidelity';
 import type { ResultRecord } from '../../src/sweep/store';
 
 /** A result record with just what a registry reads. */
@@ -110,5 +111,32 @@ describe('claims: evaluateClaims on hand-made records', () => {
   it('rejects a registry with a duplicate claim id', () => {
     const r = registryWith(30);
     expect(() => evaluateClaims({ ...r, claims: [...r.claims, r.claims[0]] }, records)).to.throw(/claim id gain is used twice/);
+  });
+});
+
+describe('claims: docs/fidelity.md rendering', () => {
+  const evaluated = [
+    {
+      notebook: '99-test', paper: 'A paper', status: 'complete',
+      counts: { reproduced: 1, 'same direction, different size': 1, contradicted: 0, 'not comparable': 0 },
+      results: [
+        { id: 'a', place: 'Table 1', statement: 'x | y', headline: true, verdict: 'reproduced' as const, published: '3 %', ours: '3.1%', reason: 'within' },
+        { id: 'b', place: 'Figure 2', statement: 'z', headline: false, verdict: 'same direction, different size' as const, published: '10', ours: '5', ratio: 0.5, reason: 'outside' },
+      ],
+    },
+  ];
+
+  it('counts per notebook, one row per claim, pipes escaped, the ratio shown', () => {
+    const md = fidelityMarkdown(evaluated);
+    expect(md).to.include('| 99-test | 2 | 1 | 1 | 0 | 0 |');
+    expect(md).to.include('x \\| y');
+    expect(md).to.include('same direction, different size (ratio 0.50)');
+  });
+
+  it('the README line is replaced between its markers, and missing markers are an error', () => {
+    const line = claimsCountLine(evaluated);
+    expect(line).to.include('99-test 2');
+    expect(withClaimsCount('a <!-- claims-count -->old<!-- /claims-count --> b', line)).to.equal(`a <!-- claims-count -->${line}<!-- /claims-count --> b`);
+    expect(() => withClaimsCount('no markers', line)).to.throw(/no <!-- claims-count -->/);
   });
 });
