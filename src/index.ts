@@ -32,6 +32,8 @@ export * as reservation from './schedulers/reservation';
 export * as evolving from './schedulers/evolving';
 export * as sweep from './sweep';
 export * as papers from './sweep/papers';
+export * as claims from './claims';
+export { claimsSummary } from './claims';
 export * as dfrs from './schedulers/dfrs';
 export * as twotier from './schedulers/twotier';
 export * as feitelson96 from './workloads/feitelson96';

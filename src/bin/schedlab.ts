@@ -15,6 +15,7 @@ export const COMMANDS: Record<string, Command> = {
   convert: { summary: 'convert a workload between SWF, Slurm sacct logs and Batsim JSON', load: async () => (await import('../cli/convert')).convertMain },
   sweep: { summary: 'run, inspect, merge and distribute parameter sweeps', load: async () => (await import('../cli/sweep')).sweepMain },
   init: { summary: 'make a folder a notebook project: toolkit link, its own tslab kernel, live charts, a starter notebook', load: async () => (await import('../cli/init')).initMain },
+  claims: { summary: "a paper's stated numbers and findings with verdicts computed from the committed results", load: async () => (await import('../cli/claims')).claimsMain },
   paper: { summary: "run a paper notebook's full-scale experiment into results/<notebook>/ (resumable, --shard, --slurm)", load: async () => (await import('../cli/paper')).paperMain },
 };
 

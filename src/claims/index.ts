@@ -1,0 +1,82 @@
+/**
+ * Claims as data (issue 26): each paper's registry of stated numbers and
+ * findings, with computed verdicts on the committed results.
+ *
+ *   evaluateClaims(registry, records)   verdicts of one registry on records
+ *   claimsFor(notebook[, committed])     the committed records of a notebook, evaluated (cached per process)
+ *   claimsSummary(notebook[, committed]) a notebook's first screen: verdict counts and its three headline claims
+ *
+ * The same evaluation feeds `schedlab claims <notebook>` and docs/fidelity.md
+ * (scripts/fidelity.ts).
+ */
+import { CommittedResults, findPaperExperiment, loadCommittedResults } from '../sweep/papers';
+import { ClaimRegistry, ClaimResult, countVerdicts, evaluateClaims } from './registry';
+import type { Verdict } from './rules';
+import { registry as dfrs } from './01-dfrs-vs-batch';
+import { registry as vcsched } from './02-virtual-clusters';
+import { registry as evolving } from './03-evolving-applications';
+import { registry as reservation } from './04-advance-reservation';
+import { registry as measy } from './05-measy';
+
+export * from './rules';
+export * from './registry';
+export { everywhere, somewhere, pairedMargin, experimentView } from './measures';
+
+/** Every registry, in notebook order. */
+export const CLAIM_REGISTRIES: readonly ClaimRegistry<any>[] = [dfrs, vcsched, evolving, reservation, measy]; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** The registry of a notebook (full name or unique prefix, as `schedlab paper`). */
+export function claimRegistry(notebook: string): ClaimRegistry<unknown> {
+  const name = findPaperExperiment(notebook).notebook;
+  const r = CLAIM_REGISTRIES.find((x) => x.notebook === name);
+  if (!r) throw new Error(`no claims registry for ${name} yet; registries: ${CLAIM_REGISTRIES.map((x) => x.notebook).join(', ')}`);
+  return r;
+}
+
+export interface NotebookClaims {
+  notebook: string;
+  paper: string;
+  /** The committed results' status line (coverage). */
+  status: string;
+  results: ClaimResult[];
+  counts: Record<Verdict, number>;
+}
+
+const cache = new Map<string, NotebookClaims>();
+
+/**
+ * Evaluate a notebook's registry on its committed paper-scale results (loaded
+ * once per process). A notebook that already holds its committed results
+ * passes them (`loadCommittedResults(experiment)`) to skip a second load.
+ */
+export function claimsFor(notebook: string, committed?: CommittedResults): NotebookClaims {
+  const registry = claimRegistry(notebook);
+  const hit = committed ? undefined : cache.get(registry.notebook);
+  if (hit) return hit;
+  const from = committed ?? loadCommittedResults(findPaperExperiment(registry.notebook));
+  const results = evaluateClaims(registry, from.records);
+  const out = { notebook: registry.notebook, paper: registry.paper, status: from.status, results, counts: countVerdicts(results) };
+  if (!committed) cache.set(registry.notebook, out);
+  return out;
+}
+
+export interface ClaimsSummary {
+  notebook: string;
+  paper: string;
+  status: string;
+  /** One row per verdict: `{ verdict, claims }`, every verdict listed. */
+  counts: { verdict: Verdict; claims: number }[];
+  /** The three claims that matter most (the registry's headline claims, in its order): published vs ours. */
+  top: { place: string; claim: string; published: string; ours: string; verdict: Verdict }[];
+}
+
+/**
+ * A notebook's first screen: how many claims of the paper each verdict got,
+ * and the three headline claims with the published value beside ours. Plain
+ * rows, ready for `showTable`.
+ */
+export function claimsSummary(notebook: string, committed?: CommittedResults): ClaimsSummary {
+  const c = claimsFor(notebook, committed);
+  const top = c.results.filter((r) => r.headline).slice(0, 3).map((r) => ({ place: r.place, claim: r.statement, published: r.published, ours: r.ours, verdict: r.verdict }));
+  return { notebook: c.notebook, paper: c.paper, status: c.status, counts: Object.entries(c.counts).map(([verdict, claims]) => ({ verdict: verdict as Verdict, claims })), top };
+}
