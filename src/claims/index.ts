@@ -33,6 +33,7 @@ export function claimRegistry(notebook: string): ClaimRegistry<unknown> {
   return r;
 }
 
+/** A notebook's claims evaluated on its committed results. */
 export interface NotebookClaims {
   notebook: string;
   paper: string;
@@ -60,6 +61,7 @@ export function claimsFor(notebook: string, committed?: CommittedResults): Noteb
   return out;
 }
 
+/** A notebook's first screen: verdict counts and the three headline claims, published vs ours. */
 export interface ClaimsSummary {
   notebook: string;
   paper: string;

@@ -28,6 +28,7 @@ export interface Measured {
   text: string;
 }
 
+/** One number or finding a paper states: where, the published value, how ours is computed and judged. */
 export interface Claim<V> {
   /** Stable id, unique within the registry. */
   id: string;
@@ -42,6 +43,7 @@ export interface Claim<V> {
   measure?: (view: V) => Measured;
 }
 
+/** Every claim of one paper, with how its values are computed from the notebook's records. */
 export interface ClaimRegistry<V = unknown> {
   notebook: string;
   /** Short citation of the paper. */
@@ -51,6 +53,7 @@ export interface ClaimRegistry<V = unknown> {
   claims: readonly Claim<V>[];
 }
 
+/** One claim evaluated: published, ours, verdict and why. */
 export interface ClaimResult {
   id: string;
   place: string;

@@ -6,7 +6,9 @@
 import { mean } from 'simple-statistics';
 import { confidenceHalfWidth } from '../analysis/summarize';
 
+/** How a claim fares against our results. */
 export type Verdict = 'reproduced' | 'same direction, different size' | 'contradicted' | 'not comparable';
+/** Every Verdict, in the order tables list them. */
 export const VERDICTS: readonly Verdict[] = ['reproduced', 'same direction, different size', 'contradicted', 'not comparable'];
 
 /** How close our value must be to a published one: |ours − published| ≤ absolute, or ≤ relative × |published|. */
@@ -47,6 +49,7 @@ export function effectRatio(ours: number, published: number, reference = 0): num
   return (ours - reference) / (published - reference);
 }
 
+/** What a verdict rule decides, with the numbers it compared. */
 export interface RuleOutcome {
   verdict: Verdict;
   /** ours / published (effects from the reference), for a value claim. */
