@@ -12,7 +12,7 @@ import { expect } from 'chai';
 import * as path from 'path';
 import { compareCsv, compareNotebooks, compareRuns, formatComparison, isRunTimeColumn, isRunTimeRow, normalizeText } from './compare';
 import { record } from '../hardening-papers/tally';
-import { execution, notebooks } from '../support/notebook-runs';
+import { execution, notebooks, runLast } from '../support/notebook-runs';
 
 describe('determinism: the comparison rule', () => {
   it('run-time columns and rows are recognised by name; simulated times are not', () => {
@@ -60,7 +60,8 @@ describe('determinism: the comparison rule', () => {
   });
 });
 
-describe('determinism: notebooks executed twice at quick scale give identical tables and text outputs (run times aside)', function () {
+runLast(
+  describe('determinism: notebooks executed twice at quick scale give identical tables and text outputs (run times aside)', function () {
   this.timeout(60 * 60 * 1000);
 
   for (const file of notebooks) {
@@ -76,4 +77,5 @@ describe('determinism: notebooks executed twice at quick scale give identical ta
       record({ family: 'determinism', kind: 'notebook executed twice at quick scale: text outputs compared', cases: outputs, outcome: 'identical (timings aside)' });
     });
   }
-});
+}),
+);

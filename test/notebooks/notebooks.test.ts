@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
 import { committedRoot, PAPER_EXPERIMENTS, paperResultsFile } from '../../src/sweep/papers';
-import { committedNotebooks, execution, Execution, notebooks, prefetch, prefetchRequested } from '../support/notebook-runs';
+import { committedNotebooks, execution, Execution, notebooks, prefetch, prefetchRequested, runLast } from '../support/notebook-runs';
 
 /**
  * Notebooks whose paper-scale results are committed for the current sweep
@@ -33,7 +33,7 @@ const committed = committedNotebooks((name) => {
 });
 if (prefetchRequested) prefetch(committed);
 
-describe('notebooks (executed headlessly at quick scale)', function () {
+runLast(describe('notebooks (executed headlessly at quick scale)', function () {
   this.timeout(60 * 60 * 1000);
 
   it('there is at least one notebook', () => {
@@ -45,9 +45,9 @@ describe('notebooks (executed headlessly at quick scale)', function () {
       checkExecution(await execution(file, 'quick'));
     });
   }
-});
+}));
 
-describe('notebooks at their default scale: paper scale from the committed results, a sample re-run live', function () {
+runLast(describe('notebooks at their default scale: paper scale from the committed results, a sample re-run live', function () {
   this.timeout(60 * 60 * 1000);
 
   it('at least four notebooks have committed paper-scale results', () => {
@@ -66,7 +66,7 @@ describe('notebooks at their default scale: paper scale from the committed resul
       expect(text).to.match(/re-ran \d+ sampled cells live .*: every result identical to the committed one/);
     });
   }
-});
+}));
 
 /** Check an executed notebook (exit status, size, execution counts, outputs) and return it. */
 export function checkExecution(run: Execution): { cells: any[] } {

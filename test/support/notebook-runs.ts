@@ -138,3 +138,21 @@ export function prefetch(defaultRuns: readonly string[]): void {
 }
 
 export const prefetchRequested = process.env.SCHEDLAB_PREFETCH_NOTEBOOKS === '1';
+
+/**
+ * Run `suite` after every other suite: its tests wait for notebook executions,
+ * and mocha runs one test at a time, so waiting early would hold back the unit
+ * tests that can run beside the notebooks. (Called at a file's top level: the
+ * hook is a root hook, run before any test.)
+ */
+export function runLast(suite: Mocha.Suite): void {
+  before(function () {
+    const parent = suite.parent;
+    if (!parent) return;
+    const i = parent.suites.indexOf(suite);
+    if (i >= 0 && i !== parent.suites.length - 1) {
+      parent.suites.splice(i, 1);
+      parent.suites.push(suite);
+    }
+  });
+}
