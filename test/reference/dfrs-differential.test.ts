@@ -345,7 +345,8 @@ describe('reference: every DFRS algorithm (Table 2 and the appendix) against a p
       });
     }
   }
-  it('the 98 appendix variants too (opt=avg, minft, /stretch-per, every action), on the small synthetic trace', async () => {
+  it('the 98 appendix variants too (opt=avg, minft, /stretch-per, every action), on the small synthetic trace', async function () {
+    this.timeout(15 * 60 * 1000); // about 80 s alone; more beside the notebook executions
     await loadLpEngine('highs'); // opt=avg's fallback engine, as the sweep loads it
     const [, jobs, nodes] = cases[0];
     const names = allAlgorithmNames().filter((a) => !TABLE2_DFRS_ALGORITHMS.includes(a));
