@@ -158,7 +158,7 @@ function randomBytes(rng: Rng, n: number): Buffer {
 }
 
 describe('hardening: SWF reader fuzz (seeded)', function () {
-  this.timeout(60000);
+  this.timeout(5 * 60 * 1000); // a guard against hangs: the suite runs beside notebook executions
 
   it('random bytes: either well-formed jobs or an SwfError naming file:line:field', () => {
     const rng = createRng('swf-fuzz-random');
@@ -268,7 +268,7 @@ describe('hardening: SWF reader fuzz (seeded)', function () {
 // Generator parameters
 
 describe('hardening: generator parameters', function () {
-  this.timeout(60000);
+  this.timeout(5 * 60 * 1000); // a guard against hangs: the suite runs beside notebook executions
 
   it('bad Lublin options are InputErrors naming the parameter', () => {
     const bad: [Record<string, unknown>, string][] = [
@@ -367,7 +367,7 @@ function goodSpec(): SweepSpec {
 }
 
 describe('hardening: sweep definitions', function () {
-  this.timeout(60000);
+  this.timeout(5 * 60 * 1000); // a guard against hangs: the suite runs beside notebook executions
 
   it('bad definitions are InputErrors naming the field', () => {
     const bad: [unknown, RegExp][] = [
@@ -477,7 +477,7 @@ async function capture<T>(fn: (out: (s: string) => void) => Promise<T>): Promise
 }
 
 describe('hardening: CLI flags', function () {
-  this.timeout(60000);
+  this.timeout(5 * 60 * 1000); // a guard against hangs: the suite runs beside notebook executions
 
   it('schedlab simulate: every bad flag exits 2 with a message naming it', async () => {
     const swf = path.join(tmp, 'small.swf');
@@ -564,7 +564,7 @@ describe('hardening: CLI flags', function () {
 });
 
 describe('hardening: schedlab simulate on degenerate workloads', function () {
-  this.timeout(60000);
+  this.timeout(5 * 60 * 1000); // a guard against hangs: the suite runs beside notebook executions
   const J = (id: number, submit: number, run: number, procs: number) => `${id} ${submit} -1 ${run} ${procs} -1 -1 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1`;
 
   it('all jobs submitted at one time: the summary with offered load n/a, and the CSV', async () => {

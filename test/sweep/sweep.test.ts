@@ -279,7 +279,7 @@ function writeTmp(name: string, text: string): string {
 }
 
 describe('shards and merging', function () {
-  this.timeout(60000);
+  this.timeout(5 * 60 * 1000); // a guard against hangs: the suite runs beside notebook executions
 
   it('merges a 3-way shard split into exactly the unsharded results', async () => {
     const s = defineSweep(spec());
@@ -320,7 +320,7 @@ describe('shards and merging', function () {
 });
 
 describe('sweep CLI', function () {
-  this.timeout(60000);
+  this.timeout(5 * 60 * 1000); // a guard against hangs: the suite runs beside notebook executions
 
   it('emits a Slurm job-array script running one shard per task', async () => {
     const script = slurmScript({ sweepFile: 'sweep.json', sweepName: 'toy', shards: 3, cpusPerTask: 2, time: '01:00:00', workdir: tmp });

@@ -59,7 +59,7 @@ async function allReaders(bytes: Buffer, cuts: number[]): Promise<(SwfReadResult
 }
 
 describe('SWF reader: line endings (every reader, same answer)', function () {
-  this.timeout(60000);
+  this.timeout(5 * 60 * 1000); // a guard against hangs: the suite runs beside notebook executions
 
   it('CR-only, CRLF, LF and mixed line endings give the same 30 jobs in every reader', async () => {
     const lines = ['; MaxProcs: 64', ...Array.from({ length: 30 }, (_, i) => job(i + 1, i * 10, 5 + i, 1 + (i % 64)))];
@@ -173,7 +173,7 @@ describe('SWF reader: numbers', () => {
 });
 
 describe('SWF reader: huge lines and comment floods', function () {
-  this.timeout(60000);
+  this.timeout(5 * 60 * 1000); // a guard against hangs: the suite runs beside notebook executions
 
   /** gzip of `size` bytes made by repeating `unit` (compresses about 1000:1). */
   function gzipOf(unit: string, size: number, prefix = '', suffix = ''): Buffer {
