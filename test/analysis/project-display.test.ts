@@ -27,7 +27,7 @@ async function underKernel(fn: () => Promise<void> | void): Promise<Record<strin
 }
 
 describe('show(frame): a danfojs DataFrame or Series as a table', function () {
-  this.timeout(5 * 60 * 1000); // a guard against hangs: the suite runs beside notebook executions // danfojs loads TensorFlow.js on first use
+  this.timeout(5 * 60 * 1000); // danfojs loads TensorFlow.js on first use; the suite runs beside notebook executions
   const rows = Array.from({ length: 45 }, (_, i) => ({ job: i + 1, wait: i / 7, queue: i % 2 ? 'long' : 'short' }));
 
   it('shows a small frame whole, index first, in HTML and text', async () => {
