@@ -5,10 +5,8 @@
  * skipped, and a line longer than 1 MiB is an error raised before it is held
  * in memory. For the line-based formats other than SWF (sacct logs).
  */
-import * as fs from 'fs';
-import * as zlib from 'zlib';
 import { InputError, explainFsError } from '../util/errors';
-import { isGzip, SWF_LIMITS } from './swf';
+import { checkReadable, openDecompressed, SWF_LIMITS } from './swf';
 
 /** One line of a file: its text (without the line break) and 1-based number. */
 export interface NumberedLine {
@@ -16,36 +14,10 @@ export interface NumberedLine {
   line: number;
 }
 
-/** Throw an InputError unless `path` is an existing regular file. */
-export function checkRegularFile(path: string, fn: string): void {
-  let st: fs.Stats;
-  try {
-    st = fs.statSync(path);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new InputError(`${fn}: file not found: ${path}`, { source: path });
-    throw new InputError(`${fn}: cannot read ${path}: ${explainFsError(e)}`, { source: path });
-  }
-  if (!st.isFile()) throw new InputError(`${fn}: ${path} is not a regular file`, { source: path });
-}
-
 /** The lines of a plain or gzip file, streaming; `fn` names the caller in messages. */
 export async function* readLines(path: string, fn: string): AsyncGenerator<NumberedLine> {
-  checkRegularFile(path, fn);
-  const magic = Buffer.alloc(2);
-  try {
-    const fd = fs.openSync(path, 'r');
-    try {
-      fs.readSync(fd, magic, 0, 2, 0);
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch (e) {
-    throw new InputError(`${fn}: cannot read ${path}: ${explainFsError(e)}`, { source: path });
-  }
-  const gzip = isGzip(magic);
-  const raw = fs.createReadStream(path);
-  const input = gzip ? raw.pipe(zlib.createGunzip()) : raw;
-  if (gzip) raw.on('error', (e) => input.destroy(e));
+  checkReadable(path, fn);
+  const { raw, input, gzip } = openDecompressed(path, fn);
   const splitter = new LineSplitter(path);
   try {
     for await (const chunk of input) yield* splitter.push(chunk as Buffer);

@@ -559,8 +559,12 @@ export async function readSwfColumns(path: string, options: Omit<SwfReadOptions,
   return { header, columns: builder.finish(), report };
 }
 
-/** Feed a plain or gzip file (detected from its content) to the parser, chunk by chunk. */
-async function streamFile(path: string, parser: SwfParser): Promise<SwfReadResult> {
+/**
+ * A plain or gzip file (detected from its content) as a stream of bytes: `raw`
+ * the file, `input` what to read (the gunzipped bytes for gzip). `fn` names
+ * the caller in messages. Shared by the streaming readers (SWF, sacct).
+ */
+export function openDecompressed(path: string, fn: string): { raw: fs.ReadStream; input: NodeJS.ReadableStream & { destroy(e?: Error): void }; gzip: boolean } {
   const magic = Buffer.alloc(2);
   try {
     const fd = fs.openSync(path, 'r');
@@ -570,13 +574,19 @@ async function streamFile(path: string, parser: SwfParser): Promise<SwfReadResul
       fs.closeSync(fd);
     }
   } catch (e) {
-    throw new InputError(`readSwf: cannot read ${path}: ${explainFsError(e)}`, { source: path });
+    throw new InputError(`${fn}: cannot read ${path}: ${explainFsError(e)}`, { source: path });
   }
   const gzip = isGzip(magic);
   const raw = fs.createReadStream(path);
   const input = gzip ? raw.pipe(zlib.createGunzip()) : raw;
   // pipe() does not forward errors: a read error on `raw` must end the loop too.
   if (gzip) raw.on('error', (e) => input.destroy(e));
+  return { raw, input, gzip };
+}
+
+/** Feed a plain or gzip file (detected from its content) to the parser, chunk by chunk. */
+async function streamFile(path: string, parser: SwfParser): Promise<SwfReadResult> {
+  const { raw, input, gzip } = openDecompressed(path, 'readSwf');
   try {
     for await (const chunk of input) parser.push(chunk as Buffer);
   } catch (e) {
@@ -618,7 +628,8 @@ export function readUncompressedSync(path: string, fn: string): Buffer {
 }
 
 /** Throw an InputError unless `path` is an existing regular file; its stats otherwise. */
-function checkReadable(path: string, fn: string): fs.Stats {
+/** Throw an InputError naming `fn` unless `path` is an existing regular file; its stats otherwise. */
+export function checkReadable(path: string, fn: string): fs.Stats {
   let st: fs.Stats;
   try {
     st = fs.statSync(path);
