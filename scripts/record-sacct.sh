@@ -29,17 +29,11 @@ export TZ=UTC
 
 log() { printf '[record-sacct] %s\n' "$*" >&2; }
 die() { log "FAILED: $*"; exit 1; }
+. "$ROOT/scripts/lib/private-daemons.sh"
 
 cleanup() {
   local rc=$?
-  if [ "${#PIDS[@]}" -gt 0 ]; then
-    log "stopping daemons (pids ${PIDS[*]})"
-    for ((i = ${#PIDS[@]} - 1; i >= 0; i--)); do kill "${PIDS[$i]}" 2>/dev/null || true; done
-    for pid in "${PIDS[@]}"; do
-      for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-      kill -9 "$pid" 2>/dev/null || true
-    done
-  fi
+  stop_daemons 100
   if [ "$rc" -ne 0 ]; then
     for f in "$WORK"/*.log; do [ -f "$f" ] && { log "---- $f (last lines)"; tail -n 15 "$f" >&2; }; done
   fi
@@ -64,15 +58,7 @@ log "$(slurmctld -V)"
 USER_NAME=$(id -un)
 
 # --- munge ------------------------------------------------------------------------
-mkdir -p "$WORK/munge" && chmod 700 "$WORK/munge"
-dd if=/dev/urandom of="$WORK/munge/munge.key" bs=1024 count=1 status=none
-chmod 400 "$WORK/munge/munge.key"
-MUNGE_SOCKET="$WORK/munge/munge.socket"
-munged --foreground --force --socket="$MUNGE_SOCKET" --key-file="$WORK/munge/munge.key" \
-  --pid-file="$WORK/munge/munged.pid" --seed-file="$WORK/munge/munge.seed" --log-file="$WORK/munged.log" >/dev/null 2>&1 &
-PIDS+=($!)
-for _ in $(seq 50); do [ -S "$MUNGE_SOCKET" ] && break; sleep 0.1; done
-[ -S "$MUNGE_SOCKET" ] || die "munged did not start"
+start_munge
 
 # --- MariaDB on a private port and socket (a throwaway database) -----------------
 DB_SOCKET="$WORK/db/mysqld.sock"

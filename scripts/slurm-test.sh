@@ -59,6 +59,7 @@ PIDS=()
 
 log() { printf '[slurm-test] %s\n' "$*" >&2; }
 die() { log "FAILED: $*"; exit 1; }
+. "$ROOT/scripts/lib/private-daemons.sh"
 
 # Kill every process in a node's network namespace (its slurmd and the jobs it started).
 kill_node() { ip netns pids "$1" 2>/dev/null | xargs -r kill -9 2>/dev/null || true; }
@@ -66,14 +67,7 @@ kill_node() { ip netns pids "$1" 2>/dev/null | xargs -r kill -9 2>/dev/null || t
 cleanup() {
   local rc=$?
   for ns in "${NETNS[@]}"; do kill_node "$ns"; done
-  if [ "${#PIDS[@]}" -gt 0 ]; then
-    log "stopping daemons (pids ${PIDS[*]})"
-    for ((i = ${#PIDS[@]} - 1; i >= 0; i--)); do kill "${PIDS[$i]}" 2>/dev/null || true; done
-    for pid in "${PIDS[@]}"; do
-      for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-      kill -9 "$pid" 2>/dev/null || true
-    done
-  fi
+  stop_daemons 50
   for ns in "${NETNS[@]}"; do ip netns del "$ns" 2>/dev/null || true; done # also removes its veth pair
   if [ "$rc" -ne 0 ]; then
     for f in "$WORK"/*.log "$WORK"/out/logs/*; do
@@ -110,19 +104,7 @@ CLI="$ROOT/dist/cli/sweep.js"
 
 # --- 3. munge with a private key and socket ------------------------------------
 USER_NAME=$(id -un)
-mkdir -p "$WORK/munge"
-chmod 700 "$WORK/munge"
-dd if=/dev/urandom of="$WORK/munge/munge.key" bs=1024 count=1 status=none
-chmod 400 "$WORK/munge/munge.key"
-MUNGE_SOCKET="$WORK/munge/munge.socket"
-munged --foreground --force \
-  --socket="$MUNGE_SOCKET" --key-file="$WORK/munge/munge.key" \
-  --pid-file="$WORK/munge/munged.pid" --seed-file="$WORK/munge/munge.seed" \
-  --log-file="$WORK/munged.log" >/dev/null 2>&1 &
-PIDS+=($!)
-for _ in $(seq 50); do [ -S "$MUNGE_SOCKET" ] && break; sleep 0.1; done
-[ -S "$MUNGE_SOCKET" ] || die "munged did not start"
-munge --socket="$MUNGE_SOCKET" -n | unmunge --socket="$MUNGE_SOCKET" >/dev/null || die "munge round-trip failed"
+start_munge
 log "munged up"
 
 # --- 4. the Slurm cluster ---------------------------------------------------------
