@@ -42,4 +42,10 @@ if bad:
     print(f"{path}: {len(bad)} cell(s) with errors", file=sys.stderr)
     sys.exit(1)
 PY
-echo "[notebook] $name: ok in $(( $(date +%s) - start )) s, $(( $(stat -c %s "$out/$name/$name.ipynb") / 1024 )) kB -> $out/$name/" >&2
+# CPU time (user + system) of everything this script ran and waited for: nbconvert, the kernel and its workers.
+# (`times` in this shell, not in a pipe: a subshell has no children of its own yet.)
+times_file=$(mktemp)
+times >"$times_file"
+cpu=$(awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/); printf "%.0f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$times_file")
+rm -f "$times_file"
+echo "[notebook] $name: ok in $(( $(date +%s) - start )) s ($cpu s CPU), $(( $(stat -c %s "$out/$name/$name.ipynb") / 1024 )) kB -> $out/$name/" >&2

@@ -91,19 +91,8 @@ export interface RenderOptions {
 
 /** Render a figure to PNG, SVG or PDF bytes. */
 export async function renderFigure(fig: Figure, format: ImageFormat, options: RenderOptions = {}): Promise<Buffer> {
-  const { page, browser } = await getSession();
-  if (format === 'pdf') {
-    const svg = (await renderFigure(fig, 'svg')).toString('utf8');
-    const pdfPage = await browser.newPage();
-    try {
-      // Chromium writes the document title as the PDF's Title metadata.
-      const title = String((fig.layout.title as { text?: string } | undefined)?.text ?? 'figure').replace(/<[^>]*>/g, '').replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c] as string);
-      await pdfPage.setContent(`<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body style="margin:0">${svg}</body></html>`);
-      return await pdfPage.pdf({ width: `${fig.width}px`, height: `${fig.height}px`, printBackground: true, pageRanges: '1' });
-    } finally {
-      await pdfPage.close();
-    }
-  }
+  if (format === 'pdf') return pdfOf(fig, (await renderFigure(fig, 'svg')).toString('utf8'));
+  const { page } = await getSession();
   const url: string = await page.evaluate(
     // Runs in the browser, where Plotly is a global.
     async ({ f, fmt, scale }) => {
@@ -118,6 +107,20 @@ export async function renderFigure(fig: Figure, format: ImageFormat, options: Re
   return header.endsWith(';base64') ? Buffer.from(body, 'base64') : Buffer.from(decodeURIComponent(body), 'utf8');
 }
 
+/** The figure's SVG (as `renderFigure` draws it) printed to a one-page PDF. */
+async function pdfOf(fig: Figure, svg: string): Promise<Buffer> {
+  const { browser } = await getSession();
+  const pdfPage = await browser.newPage();
+  try {
+    // Chromium writes the document title as the PDF's Title metadata.
+    const title = String((fig.layout.title as { text?: string } | undefined)?.text ?? 'figure').replace(/<[^>]*>/g, '').replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c] as string);
+    await pdfPage.setContent(`<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body style="margin:0">${svg}</body></html>`);
+    return await pdfPage.pdf({ width: `${fig.width}px`, height: `${fig.height}px`, printBackground: true, pageRanges: '1' });
+  } finally {
+    await pdfPage.close();
+  }
+}
+
 /**
  * Write a figure at publication size: `<base>.svg`, `<base>.png` and `<base>.pdf`
  * (or only the formats asked for). Returns the paths written.
@@ -126,9 +129,15 @@ export async function exportFigure(fig: Figure, base: string, options: { formats
   const formats = options.formats ?? ['svg', 'png', 'pdf'];
   makeFolder(path.dirname(path.resolve(base)));
   const written: string[] = [];
+  // The PDF prints the SVG: drawn once when both are written.
+  let svg: Buffer | undefined;
   for (const fmt of formats) {
     const file = `${base.replace(/\.(svg|png|pdf)$/i, '')}.${fmt}`;
-    fs.writeFileSync(file, await renderFigure(fig, fmt, { scale: options.scale }));
+    let bytes: Buffer;
+    if (fmt === 'svg') bytes = svg = await renderFigure(fig, 'svg');
+    else if (fmt === 'pdf' && svg !== undefined) bytes = await pdfOf(fig, svg.toString('utf8'));
+    else bytes = await renderFigure(fig, fmt, { scale: options.scale });
+    fs.writeFileSync(file, bytes);
     written.push(file);
   }
   return written;

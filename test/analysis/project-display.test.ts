@@ -89,7 +89,7 @@ describe('notebook echoes and charts', () => {
   });
 
   it('saveFigure after show draws the chart once; saveFigure alone shows and saves', async function () {
-    this.timeout(120000); // two figures rendered by headless Chromium
+    this.timeout(5 * 60 * 1000); // two figures rendered by headless Chromium, started here (minutes on a loaded machine)
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'save-figure-'));
     const old = process.env.SCHEDLAB_OUT;
     process.env.SCHEDLAB_OUT = out;

@@ -30,6 +30,8 @@ export interface Execution {
   /** What the run wrote on stderr (the last 64 KiB). */
   stderr: string;
   seconds: number;
+  /** CPU seconds (user + system) of the run and everything it waited for, as scripts/run-notebook.sh reports them (null if it did not finish). */
+  cpuSeconds: number | null;
 }
 
 /** The three kinds of execution the suites check. */
@@ -39,6 +41,17 @@ const limit = Math.max(1, Math.min(Number(process.env.SCHEDLAB_NOTEBOOK_JOBS ?? 
 let active = 0;
 const queue: (() => void)[] = [];
 const started = new Map<string, Promise<Execution>>();
+const finished: (Execution & { purpose: Purpose })[] = [];
+
+/** What each execution of this process took: printed when the process exits, and written as JSON to SCHEDLAB_TEST_TIMES's `.notebooks.json` sibling. */
+process.on('exit', () => {
+  if (finished.length === 0) return;
+  const lines = finished.map((r) => `${r.seconds.toFixed(0).padStart(6)} ${String(r.cpuSeconds ?? '?').padStart(6)}  ${r.purpose} ${r.file}`);
+  const cpu = finished.reduce((n, r) => n + (r.cpuSeconds ?? 0), 0);
+  process.stderr.write(`\nnotebook executions (wall s, CPU s): ${finished.length}, ${cpu} s CPU\n${lines.join('\n')}\n`);
+  const times = process.env.SCHEDLAB_TEST_TIMES;
+  if (times) fs.writeFileSync(times.replace(/(\.json)?$/, '.notebooks.json'), JSON.stringify(finished.map(({ stderr, ...r }) => r), null, 1) + '\n');
+});
 let scratch: string | null = null;
 
 /** A temporary folder for this process's runs other than the quick one (removed at exit). */
@@ -80,7 +93,10 @@ function runNow(file: string, purpose: Purpose): Promise<Execution> {
     const done = (status: number | null) => {
       fs.closeSync(fd);
       const text = fs.readFileSync(log, 'utf8');
-      resolve({ file, outRoot, status, stderr: text.slice(-65536), seconds: (Date.now() - t0) / 1000 });
+      const cpu = /\[notebook\] .*: ok in \d+ s \((\d+) s CPU\)/.exec(text);
+      const run: Execution = { file, outRoot, status, stderr: text.slice(-65536), seconds: (Date.now() - t0) / 1000, cpuSeconds: cpu ? Number(cpu[1]) : null };
+      finished.push({ purpose, ...run });
+      resolve(run);
     };
     child.on('error', (e) => {
       fs.appendFileSync(log, `could not start: ${e.message}\n`);

@@ -1,5 +1,5 @@
 /**
- * Results-store races between processes, each repeated 50 times: the lock is
+ * Results-store races between processes, each repeated 50–100 times: the lock is
  * never held by two runs at once (fresh or stale lock), a merge or a second
  * paper run never rewrites a file another run is writing, and big files are
  * read in bounded chunks.
@@ -17,15 +17,57 @@ const DIST = path.resolve(__dirname, '..', '..', 'dist');
 const CHILD = path.join(__dirname, 'fixtures', 'lock-child.js');
 const CELLS = path.join(__dirname, 'fixtures', 'cells.ts');
 const REPS = 50;
+/** Rounds of each three-way lock race (a round costs one 30 ms hold, no process start). */
+const RACES = 100;
 
-function child(file: string, holdMs: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [CHILD, DIST, file, String(holdMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    p.stdout.on('data', (d) => (out += d));
-    p.on('error', reject);
-    p.on('exit', () => resolve(out.trim()));
-  });
+/**
+ * A child process kept for every round of a race: each round it tries to take a
+ * file's lock, holds it `holdMs` and answers "won" or "lost". The three racers
+ * of a round get their line at the same moment, so they contend more tightly
+ * than three processes started together (whose start-up times differ by more than
+ * the hold), and a round costs no process start.
+ */
+class Racer {
+  private readonly proc: ChildProcess;
+  private readonly waiting: ((answer: string) => void)[] = [];
+  private buffer = '';
+  constructor() {
+    this.proc = spawn(process.execPath, [CHILD, DIST], { stdio: ['pipe', 'pipe', 'inherit'] });
+    this.proc.stdout!.on('data', (d) => {
+      this.buffer += d;
+      for (let i = this.buffer.indexOf('\n'); i >= 0; i = this.buffer.indexOf('\n')) {
+        const line = this.buffer.slice(0, i);
+        this.buffer = this.buffer.slice(i + 1);
+        this.waiting.shift()?.(line);
+      }
+    });
+    this.proc.on('exit', (code) => {
+      for (const answer of this.waiting.splice(0)) answer(`racer exited (${code})`);
+    });
+  }
+  race(file: string, holdMs: number): Promise<string> {
+    return new Promise((resolve) => {
+      this.waiting.push(resolve);
+      this.proc.stdin!.write(`${file} ${holdMs}\n`);
+    });
+  }
+  close(): void {
+    this.proc.stdin!.end();
+  }
+}
+
+/** `rounds` rounds of three racers on the file `name(r)` (after `prepare(file)`), each round checked by `check`. */
+async function race(rounds: number, name: (r: number) => string, prepare: (file: string) => void, check: (file: string, outcomes: string[], r: number) => void): Promise<void> {
+  const racers = [new Racer(), new Racer(), new Racer()];
+  try {
+    for (let r = 0; r < rounds; r++) {
+      const file = name(r);
+      prepare(file);
+      check(file, await Promise.all(racers.map((x) => x.race(file, 30))), r);
+    }
+  } finally {
+    for (const x of racers) x.close();
+  }
 }
 
 /** Holders must alternate start/end of one pid: any overlap means two held the lock. */
@@ -58,7 +100,7 @@ function holder(file: string): Promise<ChildProcess> {
   });
 }
 
-describe('results store: races between processes (50 repetitions each)', function () {
+describe('results store: races between processes (100 rounds of each race, 50 repetitions of each refusal)', function () {
   this.timeout(600_000);
   let tmp: string;
   before(() => {
@@ -68,24 +110,22 @@ describe('results store: races between processes (50 repetitions each)', functio
   after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
   it('three runs started together on one file: never two holders at once', async () => {
-    for (let r = 0; r < REPS; r++) {
-      const file = path.join(tmp, `fresh-${r}.jsonl`);
-      const outcomes = await Promise.all([child(file, 30), child(file, 30), child(file, 30)]);
+    await race(RACES, (r) => path.join(tmp, `fresh-${r}.jsonl`), () => {}, (file, outcomes, r) => {
       expect(overlaps(file), `repetition ${r}`).to.equal(null);
-      expect(outcomes.filter((o) => o === 'won').length, `repetition ${r}`).to.be.at.least(1);
+      expect(outcomes.filter((o) => o === 'won').length, `repetition ${r}: ${outcomes}`).to.be.at.least(1);
+      expect(outcomes.every((o) => o === 'won' || o === 'lost'), `repetition ${r}: ${outcomes}`).to.equal(true);
       expect(fs.existsSync(`${file}.lock`), 'lock released').to.equal(false);
-    }
+    });
   });
 
   it('three runs racing to take over a stale lock (its process is dead): never two holders at once', async () => {
     const dead = deadPid();
-    for (let r = 0; r < REPS; r++) {
-      const file = path.join(tmp, `stale-${r}.jsonl`);
-      fs.writeFileSync(`${file}.lock`, JSON.stringify({ pid: dead, host: os.hostname(), startedAt: new Date(0).toISOString() }));
-      const outcomes = await Promise.all([child(file, 30), child(file, 30), child(file, 30)]);
+    const stale = (file: string) => fs.writeFileSync(`${file}.lock`, JSON.stringify({ pid: dead, host: os.hostname(), startedAt: new Date(0).toISOString() }));
+    await race(RACES, (r) => path.join(tmp, `stale-${r}.jsonl`), stale, (file, outcomes, r) => {
       expect(overlaps(file), `repetition ${r}`).to.equal(null);
-      expect(outcomes.filter((o) => o === 'won').length, `repetition ${r}`).to.be.at.least(1);
-    }
+      expect(outcomes.filter((o) => o === 'won').length, `repetition ${r}: ${outcomes}`).to.be.at.least(1);
+      expect(outcomes.every((o) => o === 'won' || o === 'lost'), `repetition ${r}: ${outcomes}`).to.equal(true);
+    });
   });
 
   it('merge F F while another process writes F is refused, and F keeps every record', async () => {
