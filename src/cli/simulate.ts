@@ -3,6 +3,7 @@
  * print a summary and optionally write per-job results as CSV.
  *
  *   schedlab simulate (--trace FILE|NAME | --lublin N [--seed S]) [--policy fcfs|easy|conservative|FILE#EXPORT]
+ *                     [--variant textbook|cqsim|accasim|published]
  *                     [--order fcfs|sjf|ljf|smallest|wfp3|unicef] [--machine-size P] [--estimates exact|requested] [--load L]
  *                     [--threshold SECONDS] [--lenient] [--out FILE [--format csv|swf|batsim]] [--policy-budget SECONDS]
  */
@@ -13,7 +14,7 @@ import { headerMachineSize, readSwfColumns } from '../workloads/swf';
 import { columnsOfferedLoad, columnsScaledToLoad, JobColumns, toColumns } from '../workloads/columns';
 import { loadTrace, traceManifest } from '../workloads/traces';
 import { simulateBatchColumns, BatchEstimates, BatchQueueOrder, BATCH_QUEUE_ORDERS } from '../schedulers/batch/simulate';
-import { BATCH_POLICIES, BatchPolicy, BatchPolicySpec } from '../schedulers/batch/policies';
+import { BATCH_POLICIES, BATCH_VARIANTS, BatchPolicy, BatchPolicySpec, BatchVariant } from '../schedulers/batch/policies';
 import { jobMetrics, summarizeRun, BOUNDED_SLOWDOWN_THRESHOLD, RunSummary } from '../metrics/jobs';
 import { readSwf } from '../workloads/swf';
 import { WorkloadJob } from '../workloads/job';
@@ -31,6 +32,8 @@ export const SIMULATE_USAGE = `usage: schedlab simulate (--trace FILE|NAME | --l
   --policy P            fcfs | easy | conservative (default easy), or FILE.js#EXPORT: a policy
                         object exported by a module (docs/policies.md), always run with checks on,
                         in a worker thread that is stopped when one decision overruns --policy-budget
+  --variant V           EASY as other simulators run it: ${'{variants}'} (default textbook;
+                        docs/batch-variants.md); only with --policy easy
   --policy-budget S     seconds one decision of a FILE#EXPORT policy may take (default ${DEFAULT_POLICY_BUDGET},
                         or SCHEDLAB_POLICY_BUDGET); 0 = no limit
   --order O             queue order: fcfs | sjf | ljf | smallest | wfp3 | unicef (default fcfs)
@@ -65,7 +68,7 @@ export class UsageError extends BaseUsageError {
   }
 }
 
-const VALUE_FLAGS = new Set(['trace', 'lublin', 'seed', 'policy', 'order', 'machine-size', 'estimates', 'load', 'threshold', 'out', 'format', 'policy-budget']);
+const VALUE_FLAGS = new Set(['trace', 'lublin', 'seed', 'policy', 'order', 'machine-size', 'estimates', 'load', 'threshold', 'out', 'format', 'policy-budget', 'variant']);
 const BOOL_FLAGS = new Set(['lenient', 'help']);
 
 /** Parse `--flag value`, `--flag=value` and boolean flags; unknown or repeated flags are errors. */
@@ -135,12 +138,13 @@ const fmt = (x: number, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : String(x)
 
 /** Entry point: `argv` after `simulate`. Returns the exit code. */
 export async function simulateMain(argv: readonly string[], out: (s: string) => void = (s) => process.stdout.write(s + '\n')): Promise<number> {
-  const usage = () => SIMULATE_USAGE.replace('{names}', traceManifest().map((t) => t.name).join(', '));
+  const usage = () => SIMULATE_USAGE.replace('{names}', traceManifest().map((t) => t.name).join(', ')).replace('{variants}', BATCH_VARIANTS.join(' | '));
   let flags: Map<string, string>;
   // Read and checked once, before any work (a usage error exits with 2 and the usage text).
   let policy: BatchPolicySpec;
   let order: BatchQueueOrder;
   let estimates: BatchEstimates;
+  let variant: BatchVariant;
   let threshold: number;
   let machineSize: number | undefined;
   let format: ScheduleFormat;
@@ -156,6 +160,10 @@ export async function simulateMain(argv: readonly string[], out: (s: string) => 
     policy = policySpec(flags.get('policy'));
     order = (flags.get('order') ?? 'fcfs') as BatchQueueOrder;
     if (!BATCH_QUEUE_ORDERS.includes(order as string)) throw new UsageError(`--order must be ${BATCH_QUEUE_ORDERS.join(', ')}, got '${order}'`, '--order');
+    variant = (flags.get('variant') ?? 'textbook') as BatchVariant;
+    if (!BATCH_VARIANTS.includes(variant)) throw new UsageError(`--variant must be ${BATCH_VARIANTS.join(', ')}, got '${variant}'`, '--variant');
+    if (variant !== 'textbook' && policy !== 'easy') throw new UsageError(`--variant ${variant} is a variant of EASY: give --policy easy (or leave --policy out)`, '--variant');
+    if (variant === 'accasim' && order !== 'fcfs') throw new UsageError(`--variant accasim keeps its blocked head in submission order: --order must be fcfs`, '--variant');
     estimates = (flags.get('estimates') ?? 'exact') as BatchEstimates;
     if (!['exact', 'requested'].includes(estimates)) throw new UsageError(`--estimates must be exact or requested, got '${estimates}'`, '--estimates');
     num(flags, 'lublin', isPosInt, 'a positive integer');
@@ -228,11 +236,11 @@ export async function simulateMain(argv: readonly string[], out: (s: string) => 
         return r.input ? 2 : 1;
       }
       start = r.start;
-    } else start = simulateBatchColumns(jobs, { machineSize, policy, estimates, order });
+    } else start = simulateBatchColumns(jobs, { machineSize, policy, estimates, order, variant });
     if (format === 'batsim' && flags.has('out')) {
       // Batsim's allocated_resources: the processors each job ran on (the object path names them). A user
       // policy runs here a second time, in this thread: the worker run above has shown that it terminates.
-      const r = simulateBatch(jobs, { machineSize, policy, estimates, order, assignProcessors: true });
+      const r = simulateBatch(jobs, { machineSize, policy, estimates, order, variant, assignProcessors: true });
       start = Float64Array.from(r, (x) => x.start);
       results = r;
     }
@@ -244,7 +252,7 @@ export async function simulateMain(argv: readonly string[], out: (s: string) => 
   out(`workload      ${source}`);
   const offered = columnsOfferedLoad(jobs, machineSize);
   out(`machine       ${machineSize} processors; offered load ${offered === undefined ? 'n/a' : fmt(offered, 3)}`);
-  const policyText = `${flags.get('policy') ?? 'easy'} (estimates: ${estimates}${order !== 'fcfs' ? `, order: ${order}` : ''})`;
+  const policyText = `${flags.get('policy') ?? 'easy'} (${variant !== 'textbook' ? `variant: ${variant}, ` : ''}estimates: ${estimates}${order !== 'fcfs' ? `, order: ${order}` : ''})`;
   out(`policy        ${policyText}`);
   out(`jobs          ${s.jobs}`);
   out(`wait          mean ${fmt(s.meanWait, 1)} s, max ${fmt(s.maxWait, 0)} s`);

@@ -15,7 +15,7 @@ import * as path from 'path';
 import { defineSweep, Grid, SweepDefinition } from './grid';
 import { runSweep, RunOptions } from './run';
 import { codeHash } from './papers/common';
-import { simulateBatch, BatchEstimates, BatchQueueOrder } from '../schedulers/batch';
+import { simulateBatch, BatchEstimates, BatchQueueOrder, BatchVariant, BATCH_VARIANTS } from '../schedulers/batch';
 import { summarizeRun } from '../metrics/jobs';
 import { rebase, scaleToLoad } from '../workloads/filters';
 import { generateLublin } from '../workloads/lublin';
@@ -31,11 +31,14 @@ export type ComparisonWorkload =
   | { trace: string; jobs: number; segments: number }
   | { lublin: { jobs: number; machineSize: number }; seeds: number };
 
-/** A policy of the comparison: a built-in name, a reference, or a label with a policy and a queue order. */
+/**
+ * A policy of the comparison: a built-in name, a reference, or a label with a
+ * policy, a queue order and (for 'easy') an EASY variant (docs/batch-variants.md).
+ */
 export type ComparisonPolicy =
   | string
   | PolicyRef
-  | { label: string; policy: string | PolicyRef; order?: string | PortableRef };
+  | { label: string; policy: string | PolicyRef; order?: string | PortableRef; variant?: BatchVariant };
 
 /** Options of `compareBatchPolicies`: workloads, policies (built-in or user), loads, replications and estimates. */
 export interface BatchComparisonOptions {
@@ -83,9 +86,21 @@ function checkWorkload(w: ComparisonWorkload, i: number): void {
   } else throw bad('', 'must have `trace` or `lublin`');
 }
 
+/** A labelled policy's variant must be one simulateBatch knows (checked here, before any cell runs). */
+function checkPolicy(p: ComparisonPolicy, i: number): void {
+  if (typeof p !== 'object' || p === null || !('label' in p) || p.variant === undefined) return;
+  if (!BATCH_VARIANTS.includes(p.variant)) {
+    throw new InputError(`compareBatchPolicies: policies[${i}].variant: unknown variant '${String(p.variant)}' (use ${BATCH_VARIANTS.join(', ')})`, { source: 'compareBatchPolicies', field: `policies[${i}].variant` });
+  }
+  if (p.variant !== 'textbook' && p.policy !== 'easy') {
+    throw new InputError(`compareBatchPolicies: policies[${i}].variant '${p.variant}' is a variant of EASY; policy must be 'easy'`, { source: 'compareBatchPolicies', field: `policies[${i}].variant` });
+  }
+}
+
 /** The comparison as a sweep definition (one grid per workload). */
 export function batchComparisonSweep(o: BatchComparisonOptions): SweepDefinition {
   o.workloads.forEach(checkWorkload);
+  o.policies.forEach(checkPolicy);
   if (o.loads.length === 0 || o.loads.some((l) => !(l > 0))) throw new InputError('compareBatchPolicies: loads must be positive numbers', { source: 'compareBatchPolicies', field: 'loads' });
   const grids: Grid[] = o.workloads.map((w) => ({
     workload: [w as never],
@@ -135,9 +150,9 @@ export function comparisonPolicyLabel(p: ComparisonPolicy): string {
 export function batchComparisonCell(p: { workload: ComparisonWorkload; replication_of: number; load: number; policy: ComparisonPolicy; estimates: BatchEstimates; threshold: number }): ComparisonRow {
   const w = comparisonWindow(p.workload, p.replication_of);
   const jobs = scaleToLoad(w.jobs, w.machineSize, p.load);
-  const spec = typeof p.policy === 'object' && p.policy !== null && 'label' in p.policy ? p.policy : { policy: p.policy as string | PolicyRef, order: undefined };
+  const spec = typeof p.policy === 'object' && p.policy !== null && 'label' in p.policy ? p.policy : { policy: p.policy as string | PolicyRef, order: undefined, variant: undefined };
   const order = spec.order === undefined ? undefined : isPortableRef(spec.order) ? (fromPortable(spec.order) as BatchQueueOrder) : (spec.order as BatchQueueOrder);
-  const run = simulateBatch(jobs, { machineSize: w.machineSize, policy: spec.policy as never, estimates: p.estimates, ...(order !== undefined ? { order } : {}) });
+  const run = simulateBatch(jobs, { machineSize: w.machineSize, policy: spec.policy as never, estimates: p.estimates, ...(order !== undefined ? { order } : {}), ...(spec.variant !== undefined ? { variant: spec.variant } : {}) });
   const s = summarizeRun(run, { machineSize: w.machineSize, threshold: p.threshold });
   return {
     workload: workloadLabel(p.workload),

@@ -4,6 +4,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { simulateMain, parseSimulateArgs } from '../../src/cli/simulate';
 import { main, COMMANDS } from '../../src/bin/schedlab';
+import { BATCH_VARIANTS, generateLublin, simulateBatch } from '../../src';
 
 function capture<T>(fn: (out: (s: string) => void) => Promise<T>): Promise<{ code: T; text: string; err: string }> {
   const lines: string[] = [];
@@ -71,6 +72,33 @@ describe('schedlab simulate CLI', () => {
     const bad = await capture((out) => simulateMain([...args, '--policy', `${fixture}#nothing`], out));
     expect(bad.code).to.equal(2);
     expect(bad.err).to.match(/user-policies.ts.*nothing/);
+  });
+
+  it('--variant runs EASY as another simulator does (the schedule simulateBatch gives with that variant); an unknown one is a usage error listing the known ones', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-variant-'));
+    const jobs = generateLublin({ jobs: 400, seed: 4, machineSize: 64 });
+    const starts = (file: string) => fs.readFileSync(file, 'utf8').trim().split('\n').slice(1).map((l) => Number(l.split(',')[2]));
+    for (const variant of BATCH_VARIANTS) {
+      const csv = path.join(dir, `${variant}.csv`);
+      const r = await capture((out) => simulateMain(['--lublin', '400', '--seed', '4', '--machine-size', '64', '--variant', variant, '--out', csv], out));
+      expect(r.code, r.err).to.equal(0);
+      expect(r.text).to.match(variant === 'textbook' ? /policy\s+easy \(estimates: exact\)/ : new RegExp(`policy\\s+easy \\(variant: ${variant}, estimates: exact\\)`));
+      expect(starts(csv), variant).to.deep.equal(simulateBatch(jobs, { machineSize: 64, policy: 'easy', variant }).map((j) => j.start));
+    }
+    // The flag is not ignored: the AccaSim-style schedule is not the textbook one on this workload.
+    expect(starts(path.join(dir, 'accasim.csv'))).to.not.deep.equal(starts(path.join(dir, 'textbook.csv')));
+    fs.rmSync(dir, { recursive: true });
+
+    for (const [args, msg] of [
+      [['--lublin', '10', '--variant', 'slurm'], /--variant must be textbook, cqsim, accasim, published, got 'slurm'/],
+      [['--lublin', '10', '--policy', 'fcfs', '--variant', 'cqsim'], /--variant cqsim is a variant of EASY: give --policy easy/],
+      [['--lublin', '10', '--variant', 'accasim', '--order', 'sjf'], /--variant accasim .*--order must be fcfs/],
+    ] as [string[], RegExp][]) {
+      const r = await capture((out) => simulateMain(args, out));
+      expect(r.code, args.join(' ')).to.equal(2);
+      expect(r.err).to.match(msg);
+      expect(r.err).to.contain('--variant V');
+    }
   });
 
   describe('a user policy that misbehaves (run in a worker thread)', () => {

@@ -5,16 +5,19 @@
  * compiled by the TypeScript the project got with tslab (with declarations,
  * as tslab compiles cells) and run.
  *
- * The starter notebook itself is executed by project.test.ts (for a linked
- * project); it is not executed here, to keep this test to the install (about
- * 1–2 minutes). npm installs with --prefer-offline: from the npm cache where
- * it holds the packages, else from the registry.
+ * Then one notebook is executed there headless, on the kernel init registered
+ * (the installed copy's): danfojs imported directly with unannotated top-level
+ * values, `show(df)`, a Gantt chart saved and a Batsim jobs CSV written beside
+ * it. The starter notebook itself is executed by project.test.ts (for a linked
+ * project). npm installs with --prefer-offline: from the npm cache where it
+ * holds the packages, else from the registry.
  */
 import { expect } from 'chai';
 import { spawnSync, SpawnSyncOptions } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { PLOTLY_MIME } from '../../src/analysis/show';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -92,5 +95,50 @@ console.log(writeTable(fromFrame(bySize), tablesDir('study'), 'wait-by-size'));
     expect(node.stdout).to.match(/\| {2}\| procs \| wait_mean \|/).and.match(/rows × 2 columns; \d+ rows hidden/);
     expect(node.stdout).to.contain('[table written: out/study/tables/wait-by-size.csv, .md, .tex]');
     expect(fs.readFileSync(path.join(project, 'out', 'study', 'tables', 'wait-by-size.csv'), 'utf8')).to.match(/^procs,wait_mean\n1,/);
+  });
+
+  it('a notebook there uses danfojs directly, shows a frame, saves a Gantt chart and writes a Batsim CSV beside it, executed headless on the project kernel', () => {
+    expect(fs.existsSync(path.join(project, 'schedlab-start.ipynb')), 'made by npx schedlab init').to.equal(true);
+    const starter = JSON.parse(fs.readFileSync(path.join(project, 'schedlab-start.ipynb'), 'utf8'));
+    const cells = [
+      `import * as dfd from 'danfojs';
+import { generateLublin, simulateBatch } from 'schedlab';
+
+const MACHINE = 32;
+const jobs = generateLublin({ jobs: 80, seed: 7, machineSize: MACHINE });
+const run = simulateBatch(jobs, { machineSize: MACHINE, policy: 'easy', assignProcessors: true });`,
+      `import { show } from 'schedlab';
+
+const df = new dfd.DataFrame(run.map((j) => ({ id: j.id, procs: j.procs, wait: j.wait })));
+const bySize = df.groupby(['procs']).agg({ wait: 'mean' });
+const wide = df.query(df['procs'].gt(4));
+show(df);`,
+      `import { ganttChart, processorGanttRows, saveFigure } from 'schedlab';
+
+const bars = processorGanttRows(run, { from: 0, to: 86400 }).map((b) => ({ ...b, label: \`job \${b.job}\` }));
+await saveFigure(ganttChart({ data: bars, row: 'processor', start: 'start', end: 'end', label: 'label', title: 'EASY, first day' }), 'study', 'gantt');`,
+      `import { writeSchedule } from 'schedlab';
+
+writeSchedule(run, 'easy_jobs.csv', { format: 'batsim' });`,
+    ];
+    const nb = { ...starter, cells: cells.map((source, i) => ({ cell_type: 'code', id: `s${i}`, metadata: {}, source, execution_count: null, outputs: [] })) };
+    fs.writeFileSync(path.join(project, 'study.ipynb'), JSON.stringify(nb));
+    // The notebook names the project's kernel (as the starter does): plain nbconvert, no kernel option.
+    const exec = run('/usr/bin/jupyter-nbconvert', ['--to', 'notebook', '--execute', 'study.ipynb', '--output', 'study-executed'], { cwd: project, env });
+    expect(exec.status, exec.stderr.slice(-3000)).to.equal(0);
+    const executed = JSON.parse(fs.readFileSync(path.join(project, 'study-executed.ipynb'), 'utf8'));
+    const outputs = executed.cells.flatMap((c: { outputs: unknown[] }) => c.outputs) as { output_type: string; data?: Record<string, unknown> }[];
+    expect(outputs.filter((o) => o.output_type === 'error')).to.deep.equal([]);
+    const joined = (v: unknown) => (Array.isArray(v) ? v.join('') : String(v ?? ''));
+    // show(df): one table, paged (80 rows: the first page shown, the rest counted).
+    const tables = outputs.filter((o) => joined(o.data?.['text/html']).includes('<table'));
+    expect(tables).to.have.length(1);
+    expect(joined(tables[0].data?.['text/plain'])).to.match(/80 rows × 3 columns; \d+ rows hidden/);
+    expect(outputs.filter((o) => o.data?.[PLOTLY_MIME])).to.have.length(1);
+    for (const ext of ['svg', 'png', 'pdf']) expect(fs.existsSync(path.join(project, 'out', 'study', 'figures', `fig01-gantt.${ext}`)), ext).to.equal(true);
+    const csv = fs.readFileSync(path.join(project, 'easy_jobs.csv'), 'utf8').trim().split('\n');
+    // Batsim's out_jobs.csv schema, as its documentation lists it.
+    expect(csv[0]).to.equal('job_id,workload_name,profile,submission_time,requested_number_of_resources,requested_time,success,final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,allocated_resources,consumed_energy,metadata');
+    expect(csv).to.have.length(81);
   });
 });

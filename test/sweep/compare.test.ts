@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { batchComparisonSweep, compareBatchPolicies, comparisonWindow } from '../../src/sweep/compare';
+import { batchComparisonCell, batchComparisonSweep, compareBatchPolicies, comparisonWindow } from '../../src/sweep/compare';
 import { runSweep } from '../../src/sweep';
 import { portable } from '../../src/util/portable';
 import { simulateBatch, summarizeRun, scaleToLoad, loadTraceSync, rebase, InputError } from '../../src';
@@ -48,6 +48,19 @@ describe('compareBatchPolicies: built-in and user policies over loads, on all co
     const again = await runSweep(batchComparisonSweep(options), { out, workers: 0, progress: 'none', handleSigint: false });
     expect(again.skipped).to.equal(rows.length);
     expect(again.ok).to.equal(0);
+  });
+
+  it('a labelled policy takes an EASY variant: its cell is simulateBatch with that variant; an unknown variant is refused before any cell runs', () => {
+    const w = { trace: 'KTH-SP2', jobs: 500, segments: 2 };
+    const cell = (policy: Parameters<typeof batchComparisonCell>[0]['policy']) => batchComparisonCell({ workload: w, replication_of: 1, load: 0.9, policy, estimates: 'requested', threshold: 10 });
+    const accasim = cell({ label: 'easy (accasim)', policy: 'easy', variant: 'accasim' });
+    const win = comparisonWindow(w, 1);
+    const direct = summarizeRun(simulateBatch(scaleToLoad(win.jobs, win.machineSize, 0.9), { machineSize: win.machineSize, policy: 'easy', estimates: 'requested', variant: 'accasim' }), { machineSize: win.machineSize, threshold: 10 });
+    expect(accasim.policy).to.equal('easy (accasim)');
+    expect(accasim.meanWait).to.equal(direct.meanWait);
+    expect(accasim.meanWait).to.not.equal(cell('easy').meanWait);
+    expect(() => batchComparisonSweep({ ...options, policies: ['easy', { label: 'x', policy: 'easy', variant: 'slurm' as never }] })).to.throw(InputError, /policies\[1\]\.variant: unknown variant 'slurm' \(use textbook, cqsim, accasim, published\)/);
+    expect(() => batchComparisonSweep({ ...options, policies: [{ label: 'x', policy: 'fcfs', variant: 'cqsim' }] })).to.throw(InputError, /policies\[0\]\.variant 'cqsim' is a variant of EASY/);
   });
 
   it('names the bad field of a workload', () => {
