@@ -50,3 +50,30 @@ export function scale(): 'quick' | 'paper' {
   if (s !== 'quick' && s !== 'paper') throw new Error(`SCHEDLAB_SCALE must be "quick" or "paper", got "${s}"`);
   return s;
 }
+
+/**
+ * The one rule for the file name (without extension) of a figure or table a
+ * notebook writes. A name or title that starts with a paper's figure or table
+ * number keeps it, two digits wide: `fig03-…` is the paper's Figure 3 (also
+ * for a table of that figure's data), `table02-…` its Table 2, a panel letter
+ * kept (`fig06a-…`). Anything else is `extra-<slug>`: never a number that
+ * could be read as the paper's.
+ *
+ * @example
+ * outputStem('figure3a-underutilization'); // 'fig03a-underutilization'
+ * outputStem('mcb-small-minyield', 'Fig. 2: minimum yield vs slack'); // 'fig02-mcb-small-minyield'
+ * outputStem('Table 2', undefined); // 'table02'
+ * outputStem('load-curve'); // 'extra-load-curve'
+ */
+export function outputStem(name: string, title?: string): string {
+  // Slugs are lower-case words joined by '-' ("Section 6.2 CDF" -> "section-6-2-cdf").
+  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  if (!slug) throw new Error(`output name "${name}" has no letters or digits for a file slug`);
+  const numbered = /^(fig|figs|figure|figures|tab|table|tables)-?(\d+)([a-z]?)(?:-(.*))?$/.exec(slug);
+  const stem = (kind: string, n: string, panel: string, rest: string) =>
+    `${kind.startsWith('fig') ? 'fig' : 'table'}${n.padStart(2, '0')}${panel}${rest ? `-${rest}` : ''}`;
+  if (numbered) return stem(numbered[1], numbered[2], numbered[3], numbered[4] ?? '');
+  const titled = /^\s*(fig(?:ure)?s?|tab(?:le)?s?)\.?\s*(\d+)([a-z]?)\b/i.exec(String(title ?? '').replace(/<[^>]*>/g, ''));
+  if (titled) return stem(titled[1].toLowerCase(), titled[2], titled[3].toLowerCase(), slug);
+  return `extra-${slug}`;
+}

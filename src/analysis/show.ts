@@ -14,7 +14,7 @@ import type { Figure } from './charts';
 import type { Row } from './frame';
 import { display, displayUnavailableReason } from './display';
 import { exportFigure, renderFigure } from './render';
-import { figuresDir } from './paths';
+import { figuresDir, outputStem } from './paths';
 import { toHtml, toMarkdown, TableOptions } from './table';
 
 /** plotly's own MIME type, which `show` sends with every chart (rendered by JupyterLab, VS Code and the schedlab-plotly extension). */
@@ -150,27 +150,11 @@ async function showFigure(fig: Figure): Promise<void> {
 /** Figures `show` displayed, so that `saveFigure` after `show` does not draw the chart twice. */
 const shown = new WeakSet<Figure>();
 
-const figureNumbers = new Map<string, Map<string, number>>();
-
-/**
- * The file stem of a notebook's figure: `fig<NN>-<slug>`, numbered in the order
- * figures are first saved; saving the same slug again (a re-run cell) keeps
- * its number.
- */
-export function figureStem(notebook: string, name: string): string {
-  // Slugs are lower-case words joined by '-' ("Section 6.2 CDF" -> "section-6-2-cdf").
-  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
-  if (!slug) throw new Error(`figure name "${name}" has no letters or digits for a file slug`);
-  let numbers = figureNumbers.get(notebook);
-  if (!numbers) figureNumbers.set(notebook, (numbers = new Map()));
-  let n = numbers.get(slug);
-  if (n === undefined) numbers.set(slug, (n = numbers.size + 1));
-  return `fig${String(n).padStart(2, '0')}-${slug}`;
-}
-
 /**
  * Show a figure and write it as SVG, PNG and PDF to
- * `figuresDir(notebook)/fig<NN>-<slug>.*`: one call does both. A figure that
+ * `figuresDir(notebook)/<stem>.*`: one call does both. The stem follows
+ * `outputStem`: `fig<NN>-…` when the slug or the figure's title starts with
+ * the paper's figure number ("Figure 3 — …"), `extra-<slug>` otherwise. A figure that
  * `show` already displayed is not displayed a second time. Returns nothing,
  * so a cell ending with it shows no value (the files are listed in the
  * figures folder).
@@ -178,9 +162,9 @@ export function figureStem(notebook: string, name: string): string {
  * @example
  * const rows = [0.5, 0.9].flatMap((load) => ['easy', 'fcfs'].map((policy) => ({ load, policy, meanBsld: policy === 'easy' ? 2 * load : 4 * load })));
  * const fig = lineChart({ data: rows, x: 'load', y: 'meanBsld', series: 'policy' });
- * await saveFigure(fig, 'my-study', 'bsld-vs-load'); // shown, and out/my-study/figures/fig01-bsld-vs-load.{svg,png,pdf}
+ * await saveFigure(fig, 'my-study', 'bsld-vs-load'); // shown, and out/my-study/figures/extra-bsld-vs-load.{svg,png,pdf}
  */
 export async function saveFigure(fig: Figure, notebook: string, slug: string): Promise<void> {
   if (!shown.has(fig)) await show(fig);
-  await exportFigure(fig, path.join(figuresDir(notebook), figureStem(notebook, slug)));
+  await exportFigure(fig, path.join(figuresDir(notebook), outputStem(slug, titleOf(fig))));
 }

@@ -2,10 +2,11 @@ import { expect } from 'chai';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { lineChart, barChart, cdfChart, ecdfPoints, ganttChart, scatterChart, seriesColor, seriesStyle, resetSeriesColors, setSeriesColors, displayName, PALETTE } from '../../src/analysis/charts';
+import { lineChart, barChart, cdfChart, ecdfPoints, ganttChart, scatterChart, seriesColor, chartStyles, resetSeriesColors, setSeriesColors, displayName, PALETTE } from '../../src/analysis/charts';
 import { processorGanttRows } from '../../src/analysis/timeline';
 import { exportFigure, closeRenderer } from '../../src/analysis/render';
-import { figureBundle, figureStem, show, PLOTLY_MIME } from '../../src/analysis/show';
+import { figureBundle, show, PLOTLY_MIME } from '../../src/analysis/show';
+import { outputStem } from '../../src/analysis/paths';
 import { toFrame, fromFrame } from '../../src/analysis/frame';
 import { display, displayUnavailableReason } from '../../src/analysis/display';
 
@@ -112,9 +113,9 @@ describe('analysis/charts log axes', () => {
 describe('analysis/charts: publication style', () => {
   beforeEach(() => resetSeriesColors());
 
-  it('20 series get 20 different colours, and dash/marker pairs that differ', () => {
+  it('20 series of one chart get 20 different colours, and dash/marker pairs that differ', () => {
     const names = Array.from({ length: 20 }, (_, i) => `s${i}`);
-    const styles = names.map((n) => seriesStyle(n));
+    const styles = [...chartStyles(names).values()];
     expect(new Set(styles.map((s) => s.color)).size).to.equal(20);
     expect(new Set(styles.map((s) => `${s.dash}|${s.symbol}`)).size).to.equal(20);
   });
@@ -143,7 +144,7 @@ describe('analysis/charts: publication style', () => {
   });
 
   it('facets draw one panel per value with one legend entry per series', () => {
-    const rows = ['a', 'b'].flatMap((panel) => ['easy', 'fcfs'].map((p) => ({ panel, p, x: 1, y: 1 })));
+    const rows = ['a', 'b'].flatMap((panel) => ['easy', 'fcfs'].map((p) => ({ panel, p, x: 1, y: p === 'easy' ? 1 : 2 })));
     const f = lineChart({ data: rows, x: 'x', y: 'y', series: 'p', facet: 'panel' });
     expect(f.data.map((t) => t.xaxis ?? 'x')).to.deep.equal(['x', 'x', 'x2', 'x2']);
     expect(f.data.filter((t) => t.showlegend).map((t) => t.name)).to.deep.equal(['EASY', 'FCFS']);
@@ -157,18 +158,25 @@ describe('analysis/charts: publication style', () => {
     expect((f.layout.xaxis as { type: string }).type).to.equal('category');
   });
 
-  it('Gantt labels are hover text, never drawn on the bars', () => {
+  it('Gantt labels are on hover, and on the bars only where they fit', () => {
     const f = ganttChart({ data: [{ n: 'n1', s: 0, e: 1, j: 'job 1' }], row: 'n', start: 's', end: 'e', label: 'j' });
-    expect(f.data[0].textposition).to.equal('none');
+    expect(f.data[0].textposition).to.equal('inside');
+    expect(f.layout.uniformtext).to.deep.equal({ mode: 'hide', minsize: 6 });
     expect(f.data[0].hovertext).to.deep.equal(['job 1']);
   });
 
-  it('figure stems follow fig<NN>-<slug>, stable for a re-saved slug', () => {
-    expect(figureStem('nb-test', 'load-curve')).to.equal('fig01-load-curve');
-    expect(figureStem('nb-test', 'cdf')).to.equal('fig02-cdf');
-    expect(figureStem('nb-test', 'load-curve')).to.equal('fig01-load-curve');
-    expect(figureStem('nb-test', 'Section 6.2: MCB8')).to.equal('fig03-section-6-2-mcb8');
-    expect(() => figureStem('nb-test', '--')).to.throw(/slug/);
+  it("file stems carry the paper's figure or table number, and extra-<slug> for anything else", () => {
+    expect(outputStem('load-curve')).to.equal('extra-load-curve');
+    expect(outputStem('Section 6.2: MCB8')).to.equal('extra-section-6-2-mcb8');
+    expect(outputStem('figure3a-underutilization-vs-period-hpc2n')).to.equal('fig03a-underutilization-vs-period-hpc2n');
+    expect(outputStem('fig13-14-migration-cost')).to.equal('fig13-14-migration-cost');
+    expect(outputStem('table2')).to.equal('table02');
+    expect(outputStem('Table 7: large instances')).to.equal('table07-large-instances');
+    // A slug without a number takes it from the title ("Fig. 2: …", "Figure 6a — …").
+    expect(outputStem('mcb-small-minyield', 'Fig. 2: minimum yield vs slack')).to.equal('fig02-mcb-small-minyield');
+    expect(outputStem('feitelson-response', 'Figure 6a — FWload')).to.equal('fig06a-feitelson-response');
+    expect(outputStem('summary', 'Mean wait per figure 3 policy')).to.equal('extra-summary');
+    expect(() => outputStem('--')).to.throw(/slug/);
   });
 });
 

@@ -8,7 +8,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { toLatex, latexEscape } from '../../src/analysis/table';
+import { toLatex, latexEscape, columnHeader } from '../../src/analysis/table';
 
 const root = path.resolve(__dirname, '../..');
 const PDFLATEX = '/usr/bin/pdflatex';
@@ -25,16 +25,23 @@ function producedTables(): string[] {
     .sort();
 }
 
-/** Compile `tables` in one document; returns pdflatex's error lines (empty when it compiled). */
+/** Compile `tables` in one document; returns pdflatex's error lines and every overfull box over 10 pt (empty when it compiled and fits). */
 function compile(tables: string[]): string[] {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'schedlab-latex-'));
   try {
     const body = tables.map((t) => `\\typeout{TABLE ${t}}\n\\input{${t}}\n\\clearpage`).join('\n');
-    fs.writeFileSync(path.join(dir, 'doc.tex'), `\\documentclass{article}\n\\usepackage[T1]{fontenc}\n\\usepackage{booktabs}\n\\usepackage{rotating}\n\\begin{document}\n${body}\n\\end{document}\n`);
+    fs.writeFileSync(path.join(dir, 'doc.tex'), `\\documentclass{article}\n\\usepackage[T1]{fontenc}\n\\usepackage{booktabs,array,graphicx,rotating}\n\\begin{document}\n${body}\n\\end{document}\n`);
     const r = spawnSync(PDFLATEX, ['-interaction=nonstopmode', '-halt-on-error', 'doc.tex'], { cwd: dir, encoding: 'utf8' });
     const log = r.stdout;
     const errors = log.split('\n').flatMap((line, i, all) => (line.startsWith('!') ? [[...all.slice(Math.max(0, i - 30), i).filter((l) => l.startsWith('TABLE ')).slice(-1), line, ...all.slice(i + 1, i + 3)].join(' | ')] : []));
     if (r.status !== 0 && errors.length === 0) errors.push(`pdflatex exited ${r.status}: ${log.slice(-1500)}`);
+    // A table that runs off the page: "Overfull \hbox (12.3pt too wide)", beyond 10 pt.
+    let table = '';
+    for (const line of fs.readFileSync(path.join(dir, 'doc.log'), 'latin1').split('\n')) {
+      table = /^TABLE (.*)/.exec(line)?.[1] ?? table;
+      const over = /^Overfull \\hbox \(([\d.]+)pt too wide/.exec(line);
+      if (over && Number(over[1]) > 10) errors.push(`${table}: ${line}`);
+    }
     if (r.status === 0) expect(fs.existsSync(path.join(dir, 'doc.pdf'))).to.equal(true);
     return errors;
   } finally {
@@ -47,6 +54,38 @@ describe('LaTeX tables compile with pdflatex', function () {
 
   it('pdflatex is installed (scripts/setup.sh installs texlive-latex-base and texlive-latex-recommended)', () => {
     expect(fs.existsSync(PDFLATEX), PDFLATEX).to.equal(true);
+  });
+
+  it('wide tables fit the page: a 26-column table and a table of long text keep every column on the page', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'schedlab-wide-'));
+    const metrics = ['pmtn_gbps', 'mig_gbps', 'pmtn_per_hour', 'mig_per_hour', 'pmtn_per_job', 'mig_per_job'];
+    const wide = ['EASY', 'Greedy */per/opt=min', 'GreedyPM */per/opt=min/minvt=600'].map((algorithm, i) => ({
+      algorithm,
+      traces: 2,
+      ...Object.fromEntries(metrics.flatMap((m) => [[m, i + 0.123], [`${m} max`, i * 10.5], [`published ${m}`, i + 0.5], [`published ${m} max`, 123.456 * i]])),
+    }));
+    const sentence = 'a quantity stated in the paper, with its conditions spelt out in a long sentence';
+    const long = Array.from({ length: 4 }, (_, i) => ({ quantity: `${sentence} (${i})`, ours: `${i}.5 of 432 (with a remark)`, published: `${sentence}, published` }));
+    const files = [['wide', wide], ['long', long]].map(([name, rows]) => {
+      const f = path.join(dir, `${name}.tex`);
+      fs.writeFileSync(f, toLatex(rows as Record<string, unknown>[], { caption: String(name), digits: 2 }));
+      return f;
+    });
+    try {
+      expect(compile(files)).to.deep.equal([]);
+      const text = fs.readFileSync(files[1], 'utf8');
+      expect(text).to.contain('published');
+      expect(fs.readFileSync(files[0], 'utf8').match(/\\begin\{tabular\}\{/g)!.length).to.be.greaterThan(1); // split by columns
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('headers are display names, not record keys; decimals are set per column', () => {
+    const tex = toLatex([{ policy: 'easy', meanBoundedSlowdown: 2.5, slowdownCi95: 0.25, trace_set: 'scaled' }], { digits: { meanBoundedSlowdown: 1, slowdownCi95: 3 } });
+    expect(tex).to.contain('policy & mean bounded slowdown & slowdown 95\\% CI & trace set \\\\');
+    expect(tex).to.contain('EASY & 2.5 & 0.250 & scaled');
+    expect(columnHeader('meanWait')).to.equal('mean wait');
   });
 
   it('special and non-ASCII characters are mapped', () => {

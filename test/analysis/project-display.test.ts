@@ -71,7 +71,7 @@ describe('notebook echoes and charts', () => {
     process.chdir(dir);
     try {
       const w = writeTable([{ a: 1.5 }], path.join(dir, 'out', 'nb', 'tables'), 'summary');
-      expect(inspect(w)).to.equal('[table written: out/nb/tables/summary.csv, .md, .tex]');
+      expect(inspect(w)).to.equal('[table written: out/nb/tables/extra-summary.csv, .md, .tex]');
       expect(path.isAbsolute(w.csv)).to.equal(true);
       expect(fs.existsSync(w.latex)).to.equal(true);
     } finally {
@@ -102,7 +102,7 @@ describe('notebook echoes and charts', () => {
         await saveFigure(b, 'nb', 'second');
       });
       expect(sent.map((d) => d['text/plain'])).to.deep.equal(['<Figure: a>', '<Figure: b>']);
-      expect(fs.readdirSync(path.join(out, 'nb', 'figures')).sort()).to.deep.equal(['fig01-first.pdf', 'fig01-first.png', 'fig01-first.svg', 'fig02-second.pdf', 'fig02-second.png', 'fig02-second.svg']);
+      expect(fs.readdirSync(path.join(out, 'nb', 'figures')).sort()).to.deep.equal(['extra-first.pdf', 'extra-first.png', 'extra-first.svg', 'extra-second.pdf', 'extra-second.png', 'extra-second.svg']);
     } finally {
       if (old === undefined) delete process.env.SCHEDLAB_OUT;
       else process.env.SCHEDLAB_OUT = old;

@@ -19,17 +19,19 @@ describe('analysis/table', () => {
     const tex = toLatex([{ name: 'a_b & 50%', v: 0.12345 }], { caption: 'Cost in $', label: 'tab:x', digits: 2 });
     expect(tex).to.equal(
       [
+        '% needs \\usepackage{booktabs,array,graphicx,rotating}',
         '\\begin{table}[htbp]',
         '\\centering',
         '\\caption{Cost in \\$}',
         '\\label{tab:x}',
+        '\\resizebox{\\ifdim\\width>\\linewidth\\linewidth\\else\\width\\fi}{!}{%',
         '\\begin{tabular}{lr}',
         '\\toprule',
         'name & v \\\\',
         '\\midrule',
         'a\\_b \\& 50\\% & 0.12 \\\\',
         '\\bottomrule',
-        '\\end{tabular}',
+        '\\end{tabular}}',
         '\\end{table}',
         '',
       ].join('\n'),

@@ -93,8 +93,8 @@ console.log(writeTable(fromFrame(bySize), tablesDir('study'), 'wait-by-size'));
     const node = run(process.execPath, ['study.js'], { cwd: project, env });
     expect(node.status, node.stderr).to.equal(0);
     expect(node.stdout).to.match(/\| {2}\| procs \| wait_mean \|/).and.match(/rows × 2 columns; \d+ rows hidden/);
-    expect(node.stdout).to.contain('[table written: out/study/tables/wait-by-size.csv, .md, .tex]');
-    expect(fs.readFileSync(path.join(project, 'out', 'study', 'tables', 'wait-by-size.csv'), 'utf8')).to.match(/^procs,wait_mean\n1,/);
+    expect(node.stdout).to.contain('[table written: out/study/tables/extra-wait-by-size.csv, .md, .tex]');
+    expect(fs.readFileSync(path.join(project, 'out', 'study', 'tables', 'extra-wait-by-size.csv'), 'utf8')).to.match(/^procs,wait_mean\n1,/);
   });
 
   it('a notebook there uses danfojs directly, shows a frame, saves a Gantt chart and writes a Batsim CSV beside it, executed headless on the project kernel', () => {

@@ -124,13 +124,13 @@ describe('a notebook project outside the clone (schedlab init)', function () {
     expect(tables).to.have.length(1);
     expect(joined(tables[0].data?.['text/plain'])).to.match(/procs \| wait_mean \| wait_count/).and.match(/\d+ rows × 3 columns/);
     const text = outputs.map((o) => (o.text ?? []).join('')).join('');
-    expect(text).to.contain('[table written: out/schedlab-start/tables/wait-by-size.csv, .md, .tex]');
+    expect(text).to.contain('[table written: out/schedlab-start/tables/extra-wait-by-size.csv, .md, .tex]');
     expect(text).not.to.match(/Promise|\/tmp\//);
     const charts = outputs.filter((o) => o.data?.[PLOTLY_MIME]);
     expect(charts).to.have.length(1);
     expect(Buffer.from(charts[0].data?.['image/png'] as string, 'base64').subarray(1, 4).toString()).to.equal('PNG');
     for (const ext of ['svg', 'png', 'pdf']) {
-      expect(fs.existsSync(path.join(project, 'out/schedlab-start/figures', `fig01-easy-wait.${ext}`)), ext).to.equal(true);
+      expect(fs.existsSync(path.join(project, 'out/schedlab-start/figures', `extra-easy-wait.${ext}`)), ext).to.equal(true);
     }
   });
 
