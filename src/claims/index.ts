@@ -7,6 +7,7 @@
  *   claimsSummary(notebook[, committed]) a notebook's first screen: verdict counts and its three headline claims
  *   headlineChart(notebook[, committed]) the paper's headline chart, ours with the published values over it
  *   claimsMarkdown(results)              claims as a markdown list (published, ours, verdict), for prose rendered from results
+ *   claimRows(results)                   claims as table rows (place, claim, published, ours, verdict, why)
  *
  * The same evaluation feeds `schedlab claims <notebook>` and docs/fidelity.md
  * (scripts/fidelity.ts).
@@ -25,7 +26,7 @@ import { registry as measy } from './05-measy';
 export * from './rules';
 export * from './registry';
 export * from './chart';
-export { claimsMarkdown } from './markdown';
+export { claimsMarkdown, claimRows } from './render';
 export { everywhere, somewhere, pairedMargin, experimentView } from './measures';
 
 /** Every registry, in notebook order. */

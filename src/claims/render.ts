@@ -1,5 +1,5 @@
 /**
- * Claims as markdown: the sentences of a notebook's discussion that quote a
+ * Claims as a table or markdown: the findings tables and the sentences of a notebook's discussion that quote a
  * result are rendered from the evaluated claims, so they change with the
  * results instead of going stale.
  */
@@ -20,4 +20,16 @@ export function claimsMarkdown(results: readonly ClaimResult[]): string {
       return `* **${r.verdict}${ratio}** — ${esc(r.place)}: ${esc(r.statement)}.${published} ours: ${esc(r.ours)}.`;
     })
     .join('\n');
+}
+
+/** One row per claim for `showTable`/`writeTable`: where, the claim, published, ours, the verdict (with the ratio) and why. */
+export function claimRows(results: readonly ClaimResult[]): { place: string; claim: string; published: string; ours: string; verdict: string; why: string }[] {
+  return results.map((r) => ({
+    place: r.place,
+    claim: r.statement,
+    published: r.published,
+    ours: r.ours,
+    verdict: r.verdict + (r.ratio !== undefined && r.verdict !== 'reproduced' && Number.isFinite(r.ratio) ? ` (ratio ${r.ratio.toFixed(2)})` : ''),
+    why: r.reason,
+  }));
 }
