@@ -110,8 +110,8 @@ export function scaleStatements(text: string): ScaleStatement[] {
   // Sentences run over line breaks: match within a paragraph, its lines joined.
   for (const paragraph of text.split(/\n\s*\n/)) {
     const flat = paragraph.replace(/\s*\n\s*/g, ' ');
-    for (const [scale, re] of SAYS) {
-      const m = re.exec(flat);
+    for (const scale of ['quick', 'paper'] as const) {
+      const m = SAYS.filter(([s]) => s === scale).map(([, re]) => re.exec(flat)).find((x) => x !== null);
       if (m) out.push({ says: scale, text: flat.slice(Math.max(0, m.index - 40), m.index + m[0].length + 40) });
     }
   }
