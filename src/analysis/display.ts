@@ -54,3 +54,11 @@ export function display(bundle: MimeBundle, metadata: Record<string, unknown> = 
   const text = bundle['text/plain'];
   if (typeof text === 'string') console.log(text);
 }
+
+/**
+ * Display markdown as a cell's output (a sentence rendered from results, so it
+ * changes with them). Outside a notebook the markdown is printed as it is.
+ */
+export function showMarkdown(markdown: string): void {
+  display({ 'text/markdown': markdown, 'text/plain': markdown });
+}

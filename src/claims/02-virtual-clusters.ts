@@ -170,4 +170,9 @@ export const registry: ClaimRegistry<View> = {
   paper: 'Stillwell, Schanzenbach, Vivien & Casanova, Resource allocation algorithms for virtualized service hosting platforms (VCSched)',
   view: (records) => experimentView(experiment, records),
   claims,
+  chart: {
+    kind: 'claims', place: 'Table 1 (small instances)', title: 'average % degradation from best, the eight MCB variants', xLabel: 'algorithm', yLabel: 'average degradation from best (%)',
+    ids: (id) => id.startsWith('table1-avg-'),
+    label: (r) => r.id.slice('table1-avg-'.length),
+  },
 };

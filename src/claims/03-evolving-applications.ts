@@ -10,6 +10,7 @@ import { topWasteShare } from '../metrics/evolving';
 import { EVOLVING_ALGORITHMS, evolvingSystemTable, evolvingUserTable, EvolvingExperimentResult } from '../schedulers/evolving/experiment';
 import { EVOLVING_PAPER_GRID, experiment } from '../sweep/papers/03-evolving-applications';
 import type { Claim, ClaimRegistry, Measured } from './registry';
+import { confidenceInterval95 } from './rules';
 import { experimentView, fmt, pairedMargin, relativeSpread } from './measures';
 
 type Num = Record<string, number>;
@@ -195,4 +196,12 @@ export const registry: ClaimRegistry<EvolvingClaimsView> = {
   paper: 'Klein & Pérez, Towards scheduling evolving applications',
   view: (records) => evolvingClaimsView(experimentView(experiment, records).get(EVOLVING_PAPER_GRID.paper.clusterNodes[0])!),
   claims,
+  chart: {
+    kind: 'ours', bars: true, place: 'Table 1', title: 'effective resource utilisation per algorithm (mean over tests, 95% CI)', xLabel: 'algorithm', yLabel: 'effective utilisation (%)',
+    points: (v) => EVOLVING_ALGORITHMS.filter((a) => v.perTest.has(a)).map((a) => {
+      const xs = [...v.perTest.get(a)!.values()].map((r) => 100 * r.effectiveUtilization);
+      const ci = confidenceInterval95(xs);
+      return { x: a, series: 'ours', y: mean(xs), ci95: ci ? ci.high - ci.mean : 0 };
+    }),
+  },
 };

@@ -196,4 +196,8 @@ export const registry: ClaimRegistry<ReservationClaimsView> = {
     return { uMed: summarizeReservationRuns(parts.uMed), arrivalFactor: summarizeReservationRuns(parts.arrivalFactor), flexibility: summarizeReservationRuns(parts.flexibility) };
   },
   claims,
+  chart: {
+    kind: 'ours', place: 'Figure 6', title: 'acceptance rate against flexibility (95% CI)', xLabel: '{artime, deadline} factor', yLabel: 'acceptance rate (%)',
+    points: (v) => v.flexibility.map((r) => ({ x: r.x, series: r.policy, y: r.acceptanceRate, ci95: r.acceptanceRateCi95 })),
+  },
 };

@@ -157,4 +157,9 @@ export const registry: ClaimRegistry<View> = {
   paper: 'Liu et al., A migration and consolidation based parallel job scheduling algorithm for the cloud (MEASY)',
   view: (records) => experimentView(experiment, records),
   claims,
+  chart: {
+    kind: 'claims', place: 'Abstract; Section 3.4 (2)', title: "MEASY's improvement over EASY", xLabel: 'improvement', yLabel: 'improvement over EASY (%)',
+    ids: (id) => ['response-max', 'response-mean', 'slowdown-max', 'slowdown-mean'].includes(id),
+    label: (r) => r.id.replace('response', 'response time').replace('slowdown', 'bounded slowdown').replace('-', ', '),
+  },
 };

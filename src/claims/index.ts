@@ -5,12 +5,17 @@
  *   evaluateClaims(registry, records)   verdicts of one registry on records
  *   claimsFor(notebook[, committed])     the committed records of a notebook, evaluated (cached per process)
  *   claimsSummary(notebook[, committed]) a notebook's first screen: verdict counts and its three headline claims
+ *   headlineChart(notebook[, committed]) the paper's headline chart, ours with the published values over it
+ *   claimsMarkdown(results)              claims as a markdown list (published, ours, verdict), for prose rendered from results
+ *   claimRows(results)                   claims as table rows (place, claim, published, ours, verdict, why)
  *
  * The same evaluation feeds `schedlab claims <notebook>` and docs/fidelity.md
  * (scripts/fidelity.ts).
  */
 import { CommittedResults, findPaperExperiment, loadCommittedResults } from '../sweep/papers';
-import { ClaimRegistry, ClaimResult, countVerdicts, evaluateClaims } from './registry';
+import type { Figure } from '../analysis/charts';
+import { ClaimRegistry, ClaimResult, countVerdicts, evaluateOnView } from './registry';
+import { drawHeadlineChart } from './chart';
 import type { Verdict } from './rules';
 import { registry as dfrs } from './01-dfrs-vs-batch';
 import { registry as vcsched } from './02-virtual-clusters';
@@ -20,6 +25,8 @@ import { registry as measy } from './05-measy';
 
 export * from './rules';
 export * from './registry';
+export * from './chart';
+export { claimsMarkdown, claimRows } from './render';
 export { everywhere, somewhere, pairedMargin, experimentView } from './measures';
 
 /** Every registry, in notebook order. */
@@ -41,6 +48,8 @@ export interface NotebookClaims {
   status: string;
   results: ClaimResult[];
   counts: Record<Verdict, number>;
+  /** The paper's headline chart drawn from the same evaluation (null when the registry has none). */
+  chart?: Figure | null;
 }
 
 const cache = new Map<string, NotebookClaims>();
@@ -55,8 +64,10 @@ export function claimsFor(notebook: string, committed?: CommittedResults): Noteb
   const hit = committed ? undefined : cache.get(registry.notebook);
   if (hit) return hit;
   const from = committed ?? loadCommittedResults(findPaperExperiment(registry.notebook));
-  const results = evaluateClaims(registry, from.records);
-  const out = { notebook: registry.notebook, paper: registry.paper, status: from.status, results, counts: countVerdicts(results) };
+  const view = from.records.length ? registry.view(from.records) : null;
+  const results = evaluateOnView(registry, view);
+  const chart = registry.chart ? drawHeadlineChart(registry.chart, results, view, 'committed paper-scale results') : null;
+  const out = { notebook: registry.notebook, paper: registry.paper, status: from.status, results, counts: countVerdicts(results), chart };
   if (!committed) cache.set(registry.notebook, out);
   return out;
 }
@@ -81,4 +92,16 @@ export function claimsSummary(notebook: string, committed?: CommittedResults): C
   const c = claimsFor(notebook, committed);
   const top = c.results.filter((r) => r.headline).slice(0, 3).map((r) => ({ place: r.place, claim: r.statement, published: r.published, ours: r.ours, verdict: r.verdict }));
   return { notebook: c.notebook, paper: c.paper, status: c.status, counts: Object.entries(c.counts).map(([verdict, claims]) => ({ verdict: verdict as Verdict, claims })), top };
+}
+
+/**
+ * The paper's headline chart for a notebook's first screen, right after the
+ * verdict summary: our committed paper-scale results with the published values
+ * over them as a series labelled "published" (from the registry's value
+ * claims), or ours alone where the paper prints the figure without numbers.
+ */
+export function headlineChart(notebook: string, committed?: CommittedResults): Figure {
+  const c = claimsFor(notebook, committed);
+  if (!c.chart) throw new Error(`${c.notebook}: its claims registry names no headline chart`);
+  return c.chart;
 }

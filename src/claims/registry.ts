@@ -7,7 +7,8 @@
  * docs/fidelity.md all read the same evaluation.
  */
 import type { ResultRecord } from '../sweep/store';
-import { directionVerdict, RuleOutcome, Tolerance, valueVerdict, Verdict, VERDICTS } from './rules';
+import type { HeadlineChart } from './chart';
+import { confidenceInterval95, directionVerdict, RuleOutcome, Tolerance, valueVerdict, Verdict, VERDICTS } from './rules';
 
 /** What the paper states. */
 export type Published =
@@ -51,6 +52,8 @@ export interface ClaimRegistry<V = unknown> {
   /** The records regrouped as the claims read them (usually the experiment's own `results`). */
   view(records: readonly ResultRecord[]): V;
   claims: readonly Claim<V>[];
+  /** The paper's headline chart, drawn from our results with the published values over it (./chart.ts). */
+  chart?: HeadlineChart<V>;
 }
 
 /** One claim evaluated: published, ours, verdict and why. */
@@ -67,6 +70,8 @@ export interface ClaimResult {
   /** ours / published for value claims. */
   ratio?: number;
   reason: string;
+  /** A value claim's numbers: the published value, ours and our 95 % CI (when there are samples), for charts. */
+  values?: { published: number; ours: number; low?: number; high?: number };
 }
 
 function publishedText(p: Published): string {
@@ -85,12 +90,16 @@ export function judge(published: Published, measured: Measured | null): RuleOutc
 
 /** Evaluate every claim of a registry on result records (the committed records of its notebook). */
 export function evaluateClaims<V>(registry: ClaimRegistry<V>, records: readonly ResultRecord[]): ClaimResult[] {
+  return evaluateOnView(registry, records.length ? registry.view(records) : null);
+}
+
+/** Evaluate every claim of a registry on its view of the records (null: no records). */
+export function evaluateOnView<V>(registry: ClaimRegistry<V>, view: V | null): ClaimResult[] {
   const ids = new Set<string>();
   for (const c of registry.claims) {
     if (ids.has(c.id)) throw new Error(`${registry.notebook}: claim id ${c.id} is used twice`);
     ids.add(c.id);
   }
-  const view = records.length ? registry.view(records) : null;
   return registry.claims.map((c) => {
     let measured: Measured | null = null;
     if (c.measure && view !== null) measured = c.measure(view);
@@ -105,8 +114,14 @@ export function evaluateClaims<V>(registry: ClaimRegistry<V>, records: readonly 
       ours: measured?.text ?? '—',
       ratio: outcome.ratio,
       reason: outcome.reason,
+      values: c.published.kind === 'value' && measured && Number.isFinite(measured.value) ? valuesOf(c.published.value, measured) : undefined,
     };
   });
+}
+
+function valuesOf(published: number, measured: Measured): ClaimResult['values'] {
+  const ci = measured.samples ? confidenceInterval95(measured.samples) : null;
+  return ci ? { published, ours: measured.value, low: ci.low, high: ci.high } : { published, ours: measured.value };
 }
 
 /** Claims per verdict, every verdict listed (0 when none). */

@@ -65,7 +65,7 @@ function run(argv: readonly string[], out: (s: string) => void): number {
     throw new UsageError((e as Error).message);
   }
   const evaluated = names.map((n) => claimsFor(n));
-  if (argv.includes('--json')) out(JSON.stringify(evaluated.map((c) => ({ ...c, results: only ? c.results.filter((r) => r.verdict === only) : c.results })), null, 2));
+  if (argv.includes('--json')) out(JSON.stringify(evaluated.map(({ chart: _chart, ...c }) => ({ ...c, results: only ? c.results.filter((r) => r.verdict === only) : c.results })), null, 2));
   else out(evaluated.map((c) => formatClaims(c, only)).join('\n\n'));
   return 0;
 }
