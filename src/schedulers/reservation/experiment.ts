@@ -16,6 +16,7 @@ import { confidenceInterval95, reservationMetrics } from '../../metrics/reservat
 import { loadTraceSync } from '../../workloads/traces';
 import { ReservationPolicy, checkReservationPolicy } from './policies';
 import { ReservationRequest, simulateReservations } from './simulate';
+import { ReservationRules } from './availability';
 import { LANL_CM5_PES, RuntimeClassMap, calibrateRuntimeClasses, lublinReservationRequests, runtimeClassShares, traceReservationRequests } from './workload';
 
 /** Which parameter an advance-reservation experiment varies: mean duration, arrival factor or flexibility. */
@@ -104,6 +105,9 @@ export interface ReservationCellParams {
   policy: ReservationPolicy;
   jobs: number;
   seed: string;
+  /** Ablation switches (see ReservationRules); absent = the defaults. */
+  openRectangleEnd?: ReservationRules['openRectangleEnd'];
+  peSelection?: ReservationRules['peSelection'];
 }
 
 /** The LANL-CM5 log and the run-time class map calibrated from it (UMed 7), loaded once per thread. */
@@ -132,7 +136,9 @@ export function reservationCell(p: ReservationCellParams): ReservationRunRecord 
     const source: ReservationSource = { jobs: p.jobs, seed: p.seed, classMap, source: p.source === 'lublin' ? 'lublin' : trace };
     requestsCache = { key, requests: reservationRequestsFor(reservationSetting(p.experiment, p.x), p.rep, source) };
   }
-  const m = reservationMetrics(simulateReservations(requestsCache.requests, { machineSize: LANL_CM5_PES, policy: p.policy }), LANL_CM5_PES);
+  // Random PE draws are seeded per (setting, replication): every policy of a replication draws from the same stream.
+  const rules: ReservationRules = { openRectangleEnd: p.openRectangleEnd, peSelection: p.peSelection, peSeed: `${key}/pes` };
+  const m = reservationMetrics(simulateReservations(requestsCache.requests, { machineSize: LANL_CM5_PES, policy: p.policy, ...rules }), LANL_CM5_PES);
   return {
     experiment: p.experiment,
     x: p.x,

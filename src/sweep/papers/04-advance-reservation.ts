@@ -80,3 +80,64 @@ export const experiment: PaperExperiment<Record<ReservationPart, ReservationRunR
   stratifyBy: 'policy',
   results: reservationResultsFrom,
 };
+
+/** The two switches of the ablation (ReservationRules) and their combination; 'default' is the committed sweep. */
+export const RESERVATION_VARIANTS = {
+  'last-slot': { openRectangleEnd: 'last-slot', peSelection: 'lowest' },
+  'random-pes': { openRectangleEnd: 'infinity', peSelection: 'random' },
+  'last-slot+random-pes': { openRectangleEnd: 'last-slot', peSelection: 'random' },
+} as const;
+export type ReservationVariant = keyof typeof RESERVATION_VARIANTS;
+
+/** A run record with the variant that produced it. */
+export type ReservationAblationRecord = ReservationRunRecord & { variant: ReservationVariant };
+
+function makeAblationSweep(scale: PaperScale): SweepDefinition {
+  const grids = reservationGrids(scale).flatMap((g) =>
+    Object.values(RESERVATION_VARIANTS).map((v) => ({ ...g, openRectangleEnd: [v.openRectangleEnd], peSelection: [v.peSelection] })),
+  );
+  return defineSweep({
+    name: scale === 'paper' ? `${NOTEBOOK}-ablation` : `${NOTEBOOK}-ablation-quick`,
+    version: 1,
+    description: "advance reservation: the notebook's five sweeps with an open rectangle ending at the last slot, with random PEs, and with both",
+    cell: { module: __filename, export: 'reservationCell' },
+    grid: grids,
+    fixed: { seed: RESERVATION_PAPER_GRID[scale].seed },
+  });
+}
+
+export const ablationPaperSweep = makeAblationSweep('paper');
+export const ablationQuickSweep = makeAblationSweep('quick');
+
+/** The ablation's records per variant and part (same order as the committed sweep's). */
+export function reservationAblationFrom(summary: SweepSummary): Record<ReservationVariant, Record<ReservationPart, ReservationAblationRecord[]>> {
+  const results = orderKeys(nullsToNaN(completeResults<ReservationRunRecord>(summary)), RECORD_KEYS);
+  const out = {} as Record<ReservationVariant, Record<ReservationPart, ReservationAblationRecord[]>>;
+  for (const v of Object.keys(RESERVATION_VARIANTS) as ReservationVariant[]) {
+    out[v] = Object.fromEntries(RESERVATION_PARTS.map((p) => [p, []])) as unknown as Record<ReservationPart, ReservationAblationRecord[]>;
+  }
+  summary.records.forEach((rec, i) => {
+    const p = rec.params;
+    const variant = (Object.keys(RESERVATION_VARIANTS) as ReservationVariant[]).find(
+      (v) => RESERVATION_VARIANTS[v].openRectangleEnd === p.openRectangleEnd && RESERVATION_VARIANTS[v].peSelection === p.peSelection,
+    ) as ReservationVariant;
+    const part = `${p.experiment}${p.source === 'lublin' ? '' : '-trace'}` as ReservationPart;
+    out[variant][part].push({ ...results[i], variant });
+  });
+  return out;
+}
+
+/**
+ * The ablation of the two unstated choices, committed as
+ * `results/04-advance-reservation/04-advance-reservation-ablation.jsonl.gz` with its
+ * `.provenance.json`. Not in PAPER_EXPERIMENTS (one per notebook); run with
+ * `npx ts-node --transpile-only scripts/reservation-ablation.ts`.
+ */
+export const ablationExperiment: PaperExperiment<Record<ReservationVariant, Record<ReservationPart, ReservationAblationRecord[]>>> = {
+  notebook: NOTEBOOK,
+  summary: 'advance reservation: the five sweeps under 3 variants of the open-rectangle end and PE selection',
+  sweep: (scale) => (scale === 'paper' ? ablationPaperSweep : ablationQuickSweep),
+  exports: { paper: 'ablationPaperSweep', quick: 'ablationQuickSweep' },
+  stratifyBy: 'policy',
+  results: reservationAblationFrom,
+};
