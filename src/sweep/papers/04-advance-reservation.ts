@@ -81,25 +81,29 @@ export const experiment: PaperExperiment<Record<ReservationPart, ReservationRunR
   results: reservationResultsFrom,
 };
 
-/** The two switches of the ablation (ReservationRules) and their combination; 'default' is the committed sweep. */
+/** The two switches of the ablation (ReservationRules), one at a time; the defaults are the committed sweep. */
 export const RESERVATION_VARIANTS = {
   'last-slot': { openRectangleEnd: 'last-slot', peSelection: 'lowest' },
   'random-pes': { openRectangleEnd: 'infinity', peSelection: 'random' },
-  'last-slot+random-pes': { openRectangleEnd: 'last-slot', peSelection: 'random' },
 } as const;
 export type ReservationVariant = keyof typeof RESERVATION_VARIANTS;
 
 /** A run record with the variant that produced it. */
 export type ReservationAblationRecord = ReservationRunRecord & { variant: ReservationVariant };
 
+/**
+ * The three model sweeps (Figures 2-3: the likeness of the policies, and
+ * flexibility: the instability) under each switch; the log sweeps are left out.
+ */
 function makeAblationSweep(scale: PaperScale): SweepDefinition {
-  const grids = reservationGrids(scale).flatMap((g) =>
+  const [uMed, arrival, flexibility] = reservationGrids(scale);
+  const grids = [uMed, flexibility, arrival].flatMap((g) =>
     Object.values(RESERVATION_VARIANTS).map((v) => ({ ...g, openRectangleEnd: [v.openRectangleEnd], peSelection: [v.peSelection] })),
   );
   return defineSweep({
     name: scale === 'paper' ? `${NOTEBOOK}-ablation` : `${NOTEBOOK}-ablation-quick`,
     version: 1,
-    description: "advance reservation: the notebook's five sweeps with an open rectangle ending at the last slot, with random PEs, and with both",
+    description: "advance reservation: the notebook's three model sweeps with an open rectangle ending at the last slot, and with random PEs",
     cell: { module: __filename, export: 'reservationCell' },
     grid: grids,
     fixed: { seed: RESERVATION_PAPER_GRID[scale].seed },
@@ -109,22 +113,16 @@ function makeAblationSweep(scale: PaperScale): SweepDefinition {
 export const ablationPaperSweep = makeAblationSweep('paper');
 export const ablationQuickSweep = makeAblationSweep('quick');
 
-/** The ablation's records per variant and part (same order as the committed sweep's). */
-export function reservationAblationFrom(summary: SweepSummary): Record<ReservationVariant, Record<ReservationPart, ReservationAblationRecord[]>> {
+/** The ablation's records (in sweep order), each with its variant. */
+export function reservationAblationFrom(summary: SweepSummary): ReservationAblationRecord[] {
   const results = orderKeys(nullsToNaN(completeResults<ReservationRunRecord>(summary)), RECORD_KEYS);
-  const out = {} as Record<ReservationVariant, Record<ReservationPart, ReservationAblationRecord[]>>;
-  for (const v of Object.keys(RESERVATION_VARIANTS) as ReservationVariant[]) {
-    out[v] = Object.fromEntries(RESERVATION_PARTS.map((p) => [p, []])) as unknown as Record<ReservationPart, ReservationAblationRecord[]>;
-  }
-  summary.records.forEach((rec, i) => {
+  const variants = Object.keys(RESERVATION_VARIANTS) as ReservationVariant[];
+  return summary.records.map((rec, i) => {
     const p = rec.params;
-    const variant = (Object.keys(RESERVATION_VARIANTS) as ReservationVariant[]).find(
-      (v) => RESERVATION_VARIANTS[v].openRectangleEnd === p.openRectangleEnd && RESERVATION_VARIANTS[v].peSelection === p.peSelection,
-    ) as ReservationVariant;
-    const part = `${p.experiment}${p.source === 'lublin' ? '' : '-trace'}` as ReservationPart;
-    out[variant][part].push({ ...results[i], variant });
+    const variant = variants.find((v) => RESERVATION_VARIANTS[v].openRectangleEnd === p.openRectangleEnd && RESERVATION_VARIANTS[v].peSelection === p.peSelection);
+    if (!variant) throw new RangeError(`${NOTEBOOK} ablation: cell ${rec.key} has no known variant`);
+    return { ...results[i], variant };
   });
-  return out;
 }
 
 /**
@@ -133,9 +131,9 @@ export function reservationAblationFrom(summary: SweepSummary): Record<Reservati
  * `.provenance.json`. Not in PAPER_EXPERIMENTS (one per notebook); run with
  * `npx ts-node --transpile-only scripts/reservation-ablation.ts`.
  */
-export const ablationExperiment: PaperExperiment<Record<ReservationVariant, Record<ReservationPart, ReservationAblationRecord[]>>> = {
+export const ablationExperiment: PaperExperiment<ReservationAblationRecord[]> = {
   notebook: NOTEBOOK,
-  summary: 'advance reservation: the five sweeps under 3 variants of the open-rectangle end and PE selection',
+  summary: 'advance reservation: the three model sweeps with each of the two switches (open-rectangle end, PE selection)',
   sweep: (scale) => (scale === 'paper' ? ablationPaperSweep : ablationQuickSweep),
   exports: { paper: 'ablationPaperSweep', quick: 'ablationQuickSweep' },
   stratifyBy: 'policy',
