@@ -1,7 +1,7 @@
 /**
  * Notebook 04's ablation of the two choices the paper leaves open (the end of
- * an open availability rectangle; which PEs a job gets): the notebook's three
- * model sweeps under 'last-slot' and under 'random-pes' (ReservationRules), through
+ * an open availability rectangle; which PEs a job gets): the notebook's UMed
+ * and flexibility model sweeps under 'last-slot' and under 'random-pes' (ReservationRules), through
  * the sweep engine (resumable), then published as
  * results/04-advance-reservation/04-advance-reservation-ablation.jsonl.gz with
  * 04-advance-reservation-ablation.provenance.json. A sweep of its own: the
