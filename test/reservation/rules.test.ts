@@ -89,3 +89,20 @@ describe('reservation rules: which PEs a job gets', () => {
     expect(() => simulateReservations([], { machineSize: 4, policy: 'FF', peSelection: 'highest' as never })).to.throw(InputError, /peSelection/);
   });
 });
+
+describe('reservation: likeness of policy pairs', () => {
+  it('ranks the 21 pairs by mean absolute difference over the settings, the most alike first', async () => {
+    const { policyPairLikeness, RESERVATION_POLICIES } = await import('../../src/schedulers/reservation');
+    // Acceptance = 10·(index) at x = 1 and 10·(index) + (index === 2 ? 6 : 0) at x = 2: PE_B (1) & PE_W (2) differ by 10, then 16.
+    const rows = [1, 2].flatMap((x) => RESERVATION_POLICIES.map((policy, i) => ({
+      experiment: 'uMed' as const, x, policy, replications: 5, acceptanceRate: 10 * i + (x === 2 && i === 2 ? 6 : 0), acceptanceRateCi95: 0, averageSlowdown: 1, averageSlowdownCi95: 0, utilization: 50, utilizationCi95: 0,
+    })));
+    const pairs = policyPairLikeness(rows);
+    expect(pairs).to.have.length(21);
+    expect(pairs[0].meanAbsDiff).to.equal(10);
+    const pePair = pairs.find((p) => p.pair === 'PE_B & PE_W')!;
+    expect(pePair.meanAbsDiff).to.equal(13);
+    expect(pairs.map((p) => p.rank)).to.deep.equal(Array.from({ length: 21 }, (_, i) => i + 1));
+    expect(pairs.every((p, i) => i === 0 || p.meanAbsDiff >= pairs[i - 1].meanAbsDiff)).to.equal(true);
+  });
+});

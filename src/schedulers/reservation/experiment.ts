@@ -14,7 +14,7 @@ import { Seed } from '../../util/random';
 import { WorkloadJob } from '../../workloads/job';
 import { confidenceInterval95, reservationMetrics } from '../../metrics/reservation';
 import { loadTraceSync } from '../../workloads/traces';
-import { ReservationPolicy, checkReservationPolicy } from './policies';
+import { RESERVATION_POLICIES, ReservationPolicy, checkReservationPolicy } from './policies';
 import { ReservationRequest, simulateReservations } from './simulate';
 import { ReservationRules } from './availability';
 import { LANL_CM5_PES, RuntimeClassMap, calibrateRuntimeClasses, lublinReservationRequests, runtimeClassShares, traceReservationRequests } from './workload';
@@ -235,4 +235,31 @@ export function pairedReservationDifferences(
     const ci = confidenceInterval95(diffs);
     return { experiment: r.experiment, x: r.x, policy: r.policy, baseline, metric, replications: diffs.length, difference: ci.mean, differenceCi95: ci.halfWidth };
   });
+}
+
+/** One pair of policies and how alike they are over a set of settings. */
+export type PolicyPairLikeness = { pair: string; a: ReservationPolicy; b: ReservationPolicy; meanAbsDiff: number; rank: number };
+
+/**
+ * Every pair of the seven policies ranked by likeness: the mean absolute
+ * difference of their means of `metric` over the (experiment, x) settings of
+ * `rows` (rank 1 = the most alike pair), as the paper's "behave almost
+ * identically" is read off its figures.
+ */
+export function policyPairLikeness(rows: readonly ReservationSummaryRow[], metric: 'acceptanceRate' | 'averageSlowdown' | 'utilization' = 'acceptanceRate'): PolicyPairLikeness[] {
+  const settings = new Map<string, Map<string, number>>();
+  for (const r of rows) {
+    const k = `${r.experiment}|${r.x}`;
+    if (!settings.has(k)) settings.set(k, new Map());
+    settings.get(k)!.set(r.policy, r[metric]);
+  }
+  const policies = RESERVATION_POLICIES.filter((p) => [...settings.values()].every((s) => s.has(p)));
+  const pairs: Omit<PolicyPairLikeness, 'rank'>[] = [];
+  for (let i = 0; i < policies.length; i++) {
+    for (let j = i + 1; j < policies.length; j++) {
+      const d = [...settings.values()].map((s) => Math.abs(s.get(policies[i])! - s.get(policies[j])!));
+      pairs.push({ pair: `${policies[i]} & ${policies[j]}`, a: policies[i], b: policies[j], meanAbsDiff: d.reduce((x, y) => x + y, 0) / d.length });
+    }
+  }
+  return pairs.sort((x, y) => x.meanAbsDiff - y.meanAbsDiff).map((p, i) => ({ ...p, rank: i + 1 }));
 }
