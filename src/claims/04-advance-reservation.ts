@@ -10,6 +10,7 @@ import { ReservationRunRecord, ReservationSummaryRow, summarizeReservationRuns }
 import { RESERVATION_POLICIES } from '../schedulers/reservation/policies';
 import { experiment, ReservationPart } from '../sweep/papers/04-advance-reservation';
 import type { Claim, ClaimRegistry, Measured } from './registry';
+import { judge } from './registry';
 import { everywhere, experimentView, fmt } from './measures';
 
 type Sweep = 'uMed' | 'arrivalFactor' | 'flexibility';
@@ -187,6 +188,27 @@ const claims: Claim<ReservationClaimsView>[] = [
   } },
   { id: 'confidence-intervals', place: 'Section 6.2', statement: 'results are given with 95% confidence intervals', published: { kind: 'not comparable', reason: 'the intervals are drawn in the figures only; no number can be read from the extracted text' } },
 ];
+
+/**
+ * The claims about the UMed and flexibility sweeps that notebook 04's
+ * ablation of the two unstated choices (ReservationRules) answers.
+ */
+export const ABLATION_CLAIM_IDS: readonly string[] = [
+  'alike-uMed-acceptance-PE_W-Du_B', 'alike-uMed-acceptance-PEDu_B-PEDu_W', 'alike-uMed-acceptance-PE_B-Du_W', 'best-umed',
+  'acceptance-rises-flex-stable', 'flex-others-unstable', 'pew-best-flex',
+];
+
+/** Claims `ids` measured and judged on any set of runs (e.g. one variant of the ablation) holding the UMed and flexibility sweeps. */
+export function reservationClaimsOn(runs: readonly ReservationRunRecord[], ids: readonly string[] = ABLATION_CLAIM_IDS): { id: string; statement: string; verdict: string; ours: string }[] {
+  const part = (e: Sweep) => summarizeReservationRuns(runs.filter((r) => r.experiment === e));
+  const view: ReservationClaimsView = { uMed: part('uMed'), arrivalFactor: part('arrivalFactor'), flexibility: part('flexibility') };
+  return ids.map((id) => {
+    const c = claims.find((x) => x.id === id);
+    if (!c || !c.measure) throw new RangeError(`reservationClaimsOn: no measured claim '${id}'`);
+    const m = c.measure(view);
+    return { id, statement: c.statement, verdict: judge(c.published, m).verdict, ours: m.text };
+  });
+}
 
 export const registry: ClaimRegistry<ReservationClaimsView> = {
   notebook: experiment.notebook,

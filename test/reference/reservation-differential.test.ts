@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import {
-  RESERVATION_POLICIES, ReservationPolicy, ReservationRequest, lublinReservationRequests, simulateReservations, toReservationRequests,
+  RESERVATION_POLICIES, ReservationPolicy, ReservationRequest, ReservationRules, lublinReservationRequests, simulateReservations, toReservationRequests,
 } from '../../src/schedulers/reservation';
 import { WorkloadJob } from '../../src/workloads/job';
 import { Rng } from '../../src/util/random';
@@ -23,9 +23,9 @@ function parsePes(text: string | undefined): number[] {
 }
 
 /** Message naming the first request (by arrival) decided differently, or ''; with the number that agree. */
-function divergence(requests: readonly ReservationRequest[], machineSize: number, policy: ReservationPolicy): { message: string; agree: number } {
-  const fast = simulateReservations(requests, { machineSize, policy, recordPes: true });
-  const ref = referenceReservations(requests, machineSize, policy);
+function divergence(requests: readonly ReservationRequest[], machineSize: number, policy: ReservationPolicy, rules: ReservationRules = {}): { message: string; agree: number } {
+  const fast = simulateReservations(requests, { machineSize, policy, recordPes: true, ...rules });
+  const ref = referenceReservations(requests, machineSize, policy, rules);
   const show = (accepted: boolean, start: number | undefined, pes: number[]) => (accepted ? `start ${start} on PEs [${pes.join(',')}]` : 'rejected');
   let first = -1;
   let differ = 0;
@@ -97,5 +97,28 @@ describe('reservation differential: seeded request streams', () => {
       const reqs = lublinReservationRequests({ jobs: 150, seed, arrivalFactor: 20 });
       for (const policy of RESERVATION_POLICIES) expect(divergence(reqs, 1024, policy).message, `seed ${seed}`).to.equal('');
     }
+  });
+});
+
+describe('reservation differential: the two switches (open-rectangle end, PE selection)', () => {
+  const stream = (seed: number): ReservationRequest[] => {
+    const rng = new Rng(seed);
+    const jobs: WorkloadJob[] = Array.from({ length: 200 }, (_, k) => ({ id: k + 1, submit: k * rng.int(0, 3), runtime: 5 * rng.int(1, 6), procs: rng.int(1, 8) }));
+    return toReservationRequests(jobs, { seed, artimeFactor: 2, deadlineFactor: 2 }).map((q) => ({ ...q, ready: Math.round(q.ready), deadline: Math.round(q.deadline) }));
+  };
+  for (const rules of [{ openRectangleEnd: 'last-slot' }, { peSelection: 'random', peSeed: 7 }, { openRectangleEnd: 'last-slot', peSelection: 'random', peSeed: 3 }] as ReservationRules[]) {
+    it(`${JSON.stringify(rules)}: every request decided alike under the seven policies`, () => {
+      for (const seed of [4, 5]) {
+        const reqs = stream(seed);
+        for (const policy of RESERVATION_POLICIES) expect(divergence(reqs, 8, policy, rules).message, `seed ${seed}`).to.equal('');
+      }
+    });
+  }
+
+  it('the switches change decisions (the comparison above is not vacuous)', () => {
+    const reqs = stream(4);
+    const starts = (rules: ReservationRules) => simulateReservations(reqs, { machineSize: 8, policy: 'Du_B', recordPes: true, ...rules }).map((o) => `${o.start}@${o.allocatedPes}`).join();
+    expect(starts({ openRectangleEnd: 'last-slot' })).to.not.equal(starts({}));
+    expect(starts({ peSelection: 'random', peSeed: 7 })).to.not.equal(starts({}));
   });
 });

@@ -23,8 +23,15 @@
  *    feasible start; PE_B/PE_W fewest/most free PEs; Du_B/Du_W
  *    shortest/longest rectangle; PEDu_B/PEDu_W smallest/largest PEs x length.
  *  - The job takes the lowest-numbered free PEs of the chosen rectangle.
+ *
+ * The two switches (ReservationRules): with openRectangleEnd 'last-slot' an
+ * end of Infinity becomes the latest slot time, but never before t + duration;
+ * with peSelection 'random' the job takes PEs drawn from the free ones in
+ * ascending order by a partial Fisher–Yates shuffle (one rng.int(i, n − 1)
+ * per PE), the rng seeded with peSeed.
  */
-import { ReservationPolicy, ReservationRequest } from '../../src/schedulers/reservation';
+import { ReservationPolicy, ReservationRequest, ReservationRules } from '../../src/schedulers/reservation';
+import { Rng } from '../../src/util/random';
 
 export interface ReferenceReservation {
   id: number;
@@ -50,7 +57,8 @@ function key(policy: ReservationPolicy, height: number, length: number): number 
   return -(height * length);
 }
 
-export function referenceReservations(requests: readonly ReservationRequest[], machineSize: number, policy: ReservationPolicy): ReferenceReservation[] {
+export function referenceReservations(requests: readonly ReservationRequest[], machineSize: number, policy: ReservationPolicy, rules: ReservationRules = {}): ReferenceReservation[] {
+  const rng = rules.peSelection === 'random' ? new Rng(rules.peSeed ?? 1) : undefined;
   const timeline: Busy[][] = Array.from({ length: machineSize }, () => []);
   const order = requests.map((_, i) => i).sort((a, b) => requests[a].arrival - requests[b].arrival || a - b);
   const out: ReferenceReservation[] = new Array(requests.length);
@@ -93,6 +101,7 @@ export function referenceReservations(requests: readonly ReservationRequest[], m
           if (b.s >= t + r.duration) end = Math.min(end, b.s);
         }
       }
+      if (end === Infinity && rules.openRectangleEnd === 'last-slot') end = Math.max(t + r.duration, ...slots);
       const k = key(policy, free.length, end - begin);
       if (!best || k < best.k) best = { start: t, free, k };
       if (policy === 'FF') break;
@@ -101,7 +110,15 @@ export function referenceReservations(requests: readonly ReservationRequest[], m
       out[i] = { id: r.id, accepted: false };
       continue;
     }
-    const pes = best.free.slice(0, r.pes);
+    let pes = best.free.slice(0, r.pes);
+    if (rng) {
+      const ids = best.free.slice();
+      for (let k = 0; k < r.pes; k++) {
+        const j = rng.int(k, ids.length - 1);
+        [ids[k], ids[j]] = [ids[j], ids[k]];
+      }
+      pes = ids.slice(0, r.pes).sort((x, y) => x - y);
+    }
     for (const p of pes) timeline[p].push({ s: best.start, e: best.start + r.duration });
     out[i] = { id: r.id, accepted: true, start: best.start, pes };
   }

@@ -37,6 +37,7 @@ import {
   peSetToString,
   peSubtractInto,
   peTakeLowest,
+  peTakeRandom,
   peUnionInto,
   peWords,
 } from './pe-set';
@@ -53,6 +54,7 @@ import {
 } from './policies';
 import { Cursor, Rec, RecordList } from './record-list';
 import { InputError } from '../../util/errors';
+import { Rng, Seed } from '../../util/random';
 import { InvariantError } from '../../util/invariants';
 import { PolicyGuard } from '../../util/policy-guard';
 
@@ -80,6 +82,42 @@ export interface AvailabilityOptions {
   blockSize?: number;
 }
 
+/**
+ * Two choices the paper leaves open, as switches (section 4.2 names neither).
+ * The defaults are this toolkit's reading; the alternatives are what notebook
+ * 04's ablation runs against the published likeness of the policies.
+ */
+export interface ReservationRules {
+  /**
+   * End of a rectangle whose free PEs no later reservation takes:
+   * 'infinity' (default: they stay free for ever) or 'last-slot' (the last
+   * time slot of the list, the latest reservation end, never before the
+   * candidate's own end: the paper's example names rectangles by their
+   * "beginning slot and ending slot").
+   */
+  openRectangleEnd?: 'infinity' | 'last-slot';
+  /**
+   * Which PEs of the chosen rectangle the job gets: 'lowest' (default, the
+   * lowest-numbered free ones) or 'random' (drawn uniformly, seeded by `peSeed`).
+   */
+  peSelection?: 'lowest' | 'random';
+  /** Seed of the 'random' PE selection (default 1). */
+  peSeed?: Seed;
+}
+
+/** Throw an InputError unless `rules` holds known switch values. */
+export function checkReservationRules(rules: ReservationRules, source = 'reservation rules'): Required<Omit<ReservationRules, 'peSeed'>> & { peSeed: Seed } {
+  const openRectangleEnd = rules.openRectangleEnd ?? 'infinity';
+  const peSelection = rules.peSelection ?? 'lowest';
+  if (openRectangleEnd !== 'infinity' && openRectangleEnd !== 'last-slot') {
+    throw new InputError(`${source}: openRectangleEnd must be 'infinity' or 'last-slot', got ${JSON.stringify(openRectangleEnd)}`, { source, field: 'openRectangleEnd' });
+  }
+  if (peSelection !== 'lowest' && peSelection !== 'random') {
+    throw new InputError(`${source}: peSelection must be 'lowest' or 'random', got ${JSON.stringify(peSelection)}`, { source, field: 'peSelection' });
+  }
+  return { openRectangleEnd, peSelection, peSeed: rules.peSeed ?? 1 };
+}
+
 /** Free processing elements over time for advance reservations: find, add and delete allocations. */
 export class AvailabilityProfile {
   readonly machineSize: number;
@@ -89,7 +127,14 @@ export class AvailabilityProfile {
   private readonly list: RecordList;
   private _now: number;
 
-  constructor(machineSize: number, options: AvailabilityOptions = {}) {
+  private readonly lastSlotEnds: boolean;
+  /** The PE draws of the 'random' selection (undefined: lowest-numbered). */
+  private readonly peRng: Rng | undefined;
+
+  constructor(machineSize: number, options: AvailabilityOptions & ReservationRules = {}) {
+    const rules = checkReservationRules(options, 'AvailabilityProfile');
+    this.lastSlotEnds = rules.openRectangleEnd === 'last-slot';
+    this.peRng = rules.peSelection === 'random' ? new Rng(rules.peSeed) : undefined;
     this.words = peWords(machineSize);
     this.machineSize = machineSize;
     this.allPes = fullPeSet(machineSize);
@@ -279,7 +324,8 @@ export class AvailabilityProfile {
    * The maximum availability rectangle of a start time: the PEs free during
    * all of [start, start + duration), and the longest interval [begin, end)
    * around it during which all of those PEs stay free. `begin` is at least
-   * `now`; `end` is Infinity when nothing later takes any of them. Returns
+   * `now`; `end` is Infinity when nothing later takes any of them (with the
+   * 'last-slot' rule: the last record's time, at least start + duration). Returns
    * undefined when fewer than `minPes` PEs are free (not a feasible start).
    * With `freeOut`, the free set is written there.
    */
@@ -306,6 +352,10 @@ export class AvailabilityProfile {
         rectEnd = r.time;
         break;
       }
+    }
+    if (rectEnd === Infinity && this.lastSlotEnds) {
+      const last = list.atOrBefore(Infinity);
+      rectEnd = Math.max(end, last.index >= 0 ? list.get(last).time : -Infinity);
     }
     // Backward from the record before the one in force at start.
     let begin = -Infinity;
@@ -348,7 +398,8 @@ export class AvailabilityProfile {
    * Search a feasible allocation (paper Algorithm 3): a start time in
    * [ready, deadline − duration] chosen by `policy` among the candidate start
    * times, and `pes` PEs free throughout [start, start + duration). The PEs are
-   * the lowest-numbered free ones of the chosen rectangle. Returns null when
+   * the lowest-numbered free ones of the chosen rectangle (or random ones, see
+   * ReservationRules.peSelection). Returns null when
    * the policy chooses nothing (no candidate has enough free PEs, or a user
    * policy rejects the request). The structure is not changed: call
    * addAllocation with the result to reserve it.
@@ -390,7 +441,8 @@ export class AvailabilityProfile {
     if (!(start >= ready && start + duration <= deadline)) throw this.wrongChoice(p, id, `chose start ${start}, outside [ready ${ready}, deadline ${deadline} − duration ${duration}]`);
     const free = emptyPeSet(this.machineSize);
     if (!this.availabilityRectangle(start, duration, pes, free)) throw this.wrongChoice(p, id, `chose start ${start}, where fewer than ${pes} PEs are free for ${duration} s`);
-    return { start, end: start + duration, pes: peTakeLowest(free, pes) as PeSet, rectangle: chosen };
+    const taken = this.peRng ? peTakeRandom(free, pes, this.peRng) : peTakeLowest(free, pes);
+    return { start, end: start + duration, pes: taken as PeSet, rectangle: chosen };
   }
 
   private guards: WeakMap<ReservationPolicyObject, PolicyGuard> | undefined;

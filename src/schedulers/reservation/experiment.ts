@@ -14,8 +14,9 @@ import { Seed } from '../../util/random';
 import { WorkloadJob } from '../../workloads/job';
 import { confidenceInterval95, reservationMetrics } from '../../metrics/reservation';
 import { loadTraceSync } from '../../workloads/traces';
-import { ReservationPolicy, checkReservationPolicy } from './policies';
+import { RESERVATION_POLICIES, ReservationPolicy, checkReservationPolicy } from './policies';
 import { ReservationRequest, simulateReservations } from './simulate';
+import { ReservationRules } from './availability';
 import { LANL_CM5_PES, RuntimeClassMap, calibrateRuntimeClasses, lublinReservationRequests, runtimeClassShares, traceReservationRequests } from './workload';
 
 /** Which parameter an advance-reservation experiment varies: mean duration, arrival factor or flexibility. */
@@ -104,6 +105,9 @@ export interface ReservationCellParams {
   policy: ReservationPolicy;
   jobs: number;
   seed: string;
+  /** Ablation switches (see ReservationRules); absent = the defaults. */
+  openRectangleEnd?: ReservationRules['openRectangleEnd'];
+  peSelection?: ReservationRules['peSelection'];
 }
 
 /** The LANL-CM5 log and the run-time class map calibrated from it (UMed 7), loaded once per thread. */
@@ -132,7 +136,9 @@ export function reservationCell(p: ReservationCellParams): ReservationRunRecord 
     const source: ReservationSource = { jobs: p.jobs, seed: p.seed, classMap, source: p.source === 'lublin' ? 'lublin' : trace };
     requestsCache = { key, requests: reservationRequestsFor(reservationSetting(p.experiment, p.x), p.rep, source) };
   }
-  const m = reservationMetrics(simulateReservations(requestsCache.requests, { machineSize: LANL_CM5_PES, policy: p.policy }), LANL_CM5_PES);
+  // Random PE draws are seeded per (setting, replication): every policy of a replication draws from the same stream.
+  const rules: ReservationRules = { openRectangleEnd: p.openRectangleEnd, peSelection: p.peSelection, peSeed: `${key}/pes` };
+  const m = reservationMetrics(simulateReservations(requestsCache.requests, { machineSize: LANL_CM5_PES, policy: p.policy, ...rules }), LANL_CM5_PES);
   return {
     experiment: p.experiment,
     x: p.x,
@@ -229,4 +235,31 @@ export function pairedReservationDifferences(
     const ci = confidenceInterval95(diffs);
     return { experiment: r.experiment, x: r.x, policy: r.policy, baseline, metric, replications: diffs.length, difference: ci.mean, differenceCi95: ci.halfWidth };
   });
+}
+
+/** One pair of policies and how alike they are over a set of settings. */
+export type PolicyPairLikeness = { pair: string; a: ReservationPolicy; b: ReservationPolicy; meanAbsDiff: number; rank: number };
+
+/**
+ * Every pair of the seven policies ranked by likeness: the mean absolute
+ * difference of their means of `metric` over the (experiment, x) settings of
+ * `rows` (rank 1 = the most alike pair), as the paper's "behave almost
+ * identically" is read off its figures.
+ */
+export function policyPairLikeness(rows: readonly ReservationSummaryRow[], metric: 'acceptanceRate' | 'averageSlowdown' | 'utilization' = 'acceptanceRate'): PolicyPairLikeness[] {
+  const settings = new Map<string, Map<string, number>>();
+  for (const r of rows) {
+    const k = `${r.experiment}|${r.x}`;
+    if (!settings.has(k)) settings.set(k, new Map());
+    settings.get(k)!.set(r.policy, r[metric]);
+  }
+  const policies = RESERVATION_POLICIES.filter((p) => [...settings.values()].every((s) => s.has(p)));
+  const pairs: Omit<PolicyPairLikeness, 'rank'>[] = [];
+  for (let i = 0; i < policies.length; i++) {
+    for (let j = i + 1; j < policies.length; j++) {
+      const d = [...settings.values()].map((s) => Math.abs(s.get(policies[i])! - s.get(policies[j])!));
+      pairs.push({ pair: `${policies[i]} & ${policies[j]}`, a: policies[i], b: policies[j], meanAbsDiff: d.reduce((x, y) => x + y, 0) / d.length });
+    }
+  }
+  return pairs.sort((x, y) => x.meanAbsDiff - y.meanAbsDiff).map((p, i) => ({ ...p, rank: i + 1 }));
 }

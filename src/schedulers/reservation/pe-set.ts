@@ -146,6 +146,23 @@ export function peTakeLowest(set: PeSet, count: number): PeSet | undefined {
   return left === 0 ? out : undefined;
 }
 
+/**
+ * `count` PEs of `set` drawn uniformly at random (a partial Fisher–Yates
+ * shuffle of its ids in ascending order, one `rng.int` per PE taken), or
+ * undefined when it holds fewer.
+ */
+export function peTakeRandom(set: PeSet, count: number, rng: { int(low: number, high: number): number }): PeSet | undefined {
+  const ids = peIds(set);
+  if (ids.length < count) return undefined;
+  const out = new Uint32Array(set.length);
+  for (let i = 0; i < count; i++) {
+    const j = rng.int(i, ids.length - 1);
+    [ids[i], ids[j]] = [ids[j], ids[i]];
+    out[ids[i] >>> 5] |= 1 << (ids[i] & 31);
+  }
+  return out;
+}
+
 /** Compact text form, e.g. "0-3,8,10-11" (for tests and tables). */
 export function peSetToString(set: PeSet): string {
   const ids = peIds(set);

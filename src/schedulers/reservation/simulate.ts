@@ -5,7 +5,7 @@
  * Accepted jobs never move. When a job ends its allocation is deleted.
  */
 import { Simulation } from '../../engine/events';
-import { AvailabilityProfile } from './availability';
+import { AvailabilityProfile, ReservationRules } from './availability';
 import { PeSet, peIds, peSetToString } from './pe-set';
 import { InputError } from '../../util/errors';
 import { InvariantError, invariantChecksEnabled } from '../../util/invariants';
@@ -44,7 +44,7 @@ export interface ReservationOutcome extends ReservationRequest {
 }
 
 /** Options of the advance-reservation simulation: machine size, policy, what to record and the profile block size. */
-export interface ReservationSimulationOptions {
+export interface ReservationSimulationOptions extends ReservationRules {
   machineSize: number;
   /**
    * A built-in policy's name, a policy object, or `{ module, export }` naming
@@ -101,7 +101,7 @@ export function simulateReservations(requests: readonly ReservationRequest[], op
       throw new InvariantError('reservation/structure', `policy ${name}: after ${what}: ${(e as Error).message}`, { job, time });
     }
   };
-  const profile = new AvailabilityProfile(machineSize, { blockSize: options.blockSize });
+  const profile = new AvailabilityProfile(machineSize, { blockSize: options.blockSize, openRectangleEnd: options.openRectangleEnd, peSelection: options.peSelection, peSeed: options.peSeed });
   const sim = new Simulation();
   const outcomes: ReservationOutcome[] = new Array(requests.length);
   const END = 0;

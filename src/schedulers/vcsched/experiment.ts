@@ -8,6 +8,7 @@ import { HeuristicOptions, VcHeuristic, VCSCHED_HEURISTICS, finishPlacement, run
 import { solveVcschedLp, solveVcschedMilp, LpRelaxationResult } from './milp';
 import { solveVcschedExact } from './exact';
 import { instanceTasks } from './model';
+import { InputError } from '../../util/errors';
 
 /** Heuristics plus the exact methods: MILP (options.lpEngine) and EXACT (combinatorial branch-and-bound). */
 export type VcAlgorithm = VcHeuristic | 'MILP' | 'EXACT';
@@ -47,6 +48,8 @@ export interface ExperimentOptions extends HeuristicOptions {
   milpTimeLimitSeconds?: number;
   /** MILP branch-and-bound node limit (HiGHS only; deterministic, unlike the time limit). */
   milpNodeLimit?: number;
+  /** HiGHS method of the RRND/RRNZ relaxation (default 'dual-simplex'; 'ipm' ends at another optimal vertex). */
+  lpMethod?: 'dual-simplex' | 'ipm';
   /** EXACT node limit (default 5,000,000). */
   exactNodeLimit?: number;
   /** Called after every instance (progress reporting). */
@@ -61,6 +64,7 @@ export function runVcschedExperiment(
 ): VcRunRecord[] {
   const known = new Set<string>([...VCSCHED_HEURISTICS, 'MILP', 'EXACT']);
   for (const a of algorithms) if (!known.has(a)) throw new RangeError(`runVcschedExperiment: unknown algorithm '${a}'`);
+  if (options.lp && instances.length !== 1) throw new InputError(`runVcschedExperiment: options.lp is one instance's relaxation, got ${instances.length} instances`, { source: 'runVcschedExperiment', field: 'lp' });
   const records: VcRunRecord[] = [];
   instances.forEach((gi, n) => {
     const inst = gi.instance;
@@ -77,10 +81,11 @@ export function runVcschedExperiment(
       lpMinYield: vcschedRelaxedMinYield(inst),
       lpAvgYield: vcschedRelaxedAverageYield(inst),
     };
-    let lp: LpRelaxationResult | undefined;
+    // A relaxation solved beforehand (options.lp) belongs to one instance.
+    let lp: LpRelaxationResult | undefined = options.lp;
     const wantsLp = algorithms.includes('RRND') || algorithms.includes('RRNZ');
     const maxPairs = options.lpMaxPairs ?? (options.lpEngine === 'highs' ? Infinity : 400);
-    if (wantsLp && base.tasks * inst.hosts <= maxPairs) lp = solveVcschedLp(inst, { engine: options.lpEngine });
+    if (!lp && wantsLp && base.tasks * inst.hosts <= maxPairs) lp = solveVcschedLp(inst, { engine: options.lpEngine, method: options.lpMethod });
     for (const algorithm of algorithms) {
       if (algorithm === 'MILP') {
         const r = solveVcschedMilp(inst, { timeLimitSeconds: options.milpTimeLimitSeconds, nodeLimit: options.milpNodeLimit, engine: options.lpEngine });

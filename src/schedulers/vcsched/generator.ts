@@ -2,7 +2,10 @@
  * Synthetic VCSched instances (paper section 4.1, parallel jobs section 5.2).
  *
  * Per-task (or per-job) CPU needs and memory requirements are drawn from normal
- * distributions truncated to [0, 1] (by redrawing). The CPU mean is 0.5; the
+ * distributions truncated to [0, 1]: by redrawing (default), or by clipping a
+ * draw outside [0, 1] to the nearer end (`truncation: 'clip'`, the other
+ * reading of the paper's "truncated so that values are between 0 and 1",
+ * which puts mass at exactly 0 and 1). The CPU mean is 0.5; the
  * memory mean is (1 - slack) x hosts / tasks, so the expected free memory
  * fraction of the platform is about `slack`. Standard deviation = CV x mean.
  * Instances are not guaranteed to be feasible (as in the paper).
@@ -35,7 +38,12 @@ export interface VcInstanceSpec {
   parallel?: boolean;
   /** Largest parallel job (default 64). */
   maxJobSize?: number;
+  /** How a draw outside [0, 1] is brought inside: 'redraw' (default) or 'clip'. */
+  truncation?: VcTruncation;
 }
+
+/** The two readings of "truncated so that values are between 0 and 1". */
+export type VcTruncation = 'redraw' | 'clip';
 
 /** The small VCSched instance set (solved exactly): 4 hosts, 6 to 12 tasks, 10 instances per spec. */
 export const SMALL_SET = { hosts: 4, tasks: [6, 8, 10, 12], instancesPerSpec: 10 } as const;
@@ -55,6 +63,7 @@ function checkSpec(s: VcInstanceSpec): void {
   if (!(s.memCv >= 0 && Number.isFinite(s.memCv))) throw bad('memCv', `must be a finite number >= 0, got ${s.memCv}`);
   if (!(s.cpuCv >= 0 && Number.isFinite(s.cpuCv))) throw bad('cpuCv', `must be a finite number >= 0, got ${s.cpuCv}`);
   if (s.cpuMean !== undefined && !(s.cpuMean > 0 && s.cpuMean <= 1)) throw bad('cpuMean', `must be in (0, 1], got ${s.cpuMean}`);
+  if (s.truncation !== undefined && s.truncation !== 'redraw' && s.truncation !== 'clip') throw bad('truncation', `must be 'redraw' or 'clip', got ${JSON.stringify(s.truncation)}`);
   if (s.maxJobSize !== undefined && !(Number.isInteger(s.maxJobSize) && s.maxJobSize >= 1)) {
     throw bad('maxJobSize', `must be a positive integer, got ${s.maxJobSize}`);
   }
@@ -65,10 +74,11 @@ export function generateVcInstance(spec: VcInstanceSpec, rng: Rng): VcInstance {
   checkSpec(spec);
   const cpuMean = spec.cpuMean ?? 0.5;
   const memMean = ((1 - spec.slack) * spec.hosts) / spec.tasks;
-  const draw = () => ({
-    cpuNeed: rng.truncatedNormal(cpuMean, spec.cpuCv * cpuMean, 0, 1),
-    mem: rng.truncatedNormal(memMean, spec.memCv * memMean, 0, 1),
-  });
+  const value =
+    spec.truncation === 'clip'
+      ? (mean: number, sd: number) => Math.min(1, Math.max(0, rng.normal(mean, sd)))
+      : (mean: number, sd: number) => rng.truncatedNormal(mean, sd, 0, 1);
+  const draw = () => ({ cpuNeed: value(cpuMean, spec.cpuCv * cpuMean), mem: value(memMean, spec.memCv * memMean) });
   const jobs: VcJob[] = [];
   if (!spec.parallel) {
     for (let i = 0; i < spec.tasks; i++) jobs.push(draw());
@@ -87,13 +97,13 @@ export function generateVcInstance(spec: VcInstanceSpec, rng: Rng): VcInstance {
 }
 
 /** All problem specifications of the small (144) or large (108) set. */
-export function vcschedSpecs(set: 'small' | 'large', options: { parallel?: boolean } = {}): VcInstanceSpec[] {
+export function vcschedSpecs(set: 'small' | 'large', options: { parallel?: boolean; truncation?: VcTruncation } = {}): VcInstanceSpec[] {
   const base = set === 'small' ? SMALL_SET : LARGE_SET;
   const out: VcInstanceSpec[] = [];
   for (const tasks of base.tasks)
     for (const slack of SLACKS)
       for (const memCv of CVS)
-        for (const cpuCv of CVS) out.push({ hosts: base.hosts, tasks, slack, memCv, cpuCv, parallel: options.parallel ?? false });
+        for (const cpuCv of CVS) out.push({ hosts: base.hosts, tasks, slack, memCv, cpuCv, parallel: options.parallel ?? false, ...(options.truncation ? { truncation: options.truncation } : {}) });
   return out;
 }
 
@@ -117,12 +127,12 @@ export function instanceKey(set: string, spec: VcInstanceSpec, index: number): s
  */
 export function vcschedInstanceSet(
   set: 'small' | 'large',
-  options: { instancesPerSpec?: number; seed?: number | string; parallel?: boolean; taskCounts?: number[]; slacks?: number[] } = {},
+  options: { instancesPerSpec?: number; seed?: number | string; parallel?: boolean; taskCounts?: number[]; slacks?: number[]; truncation?: VcTruncation } = {},
 ): GeneratedInstance[] {
   const per = options.instancesPerSpec ?? (set === 'small' ? SMALL_SET.instancesPerSpec : LARGE_SET.instancesPerSpec);
   const seed = options.seed ?? 2009;
   const out: GeneratedInstance[] = [];
-  for (const spec of vcschedSpecs(set, { parallel: options.parallel })) {
+  for (const spec of vcschedSpecs(set, { parallel: options.parallel, truncation: options.truncation })) {
     if (options.taskCounts && !options.taskCounts.includes(spec.tasks)) continue;
     if (options.slacks && !options.slacks.some((s) => Math.abs(s - spec.slack) < 1e-9)) continue;
     for (let index = 0; index < per; index++) {

@@ -42,8 +42,14 @@ export interface HeuristicOptions {
   seed?: Seed;
   /** Placement-attempt budget of GB/SGB (default 500,000, as in the paper). */
   backtrackBudget?: number;
-  /** Probability given by RRNZ to hosts with zero LP fraction (default 0.01). */
+  /** Probability given by RRNZ to hosts with zero LP fraction (default 0.01; the paper's value is lost from its text). */
   rrnzEpsilon?: number;
+  /**
+   * Random draws of RRNZ: 'per-heuristic' (default: a stream of its own) or
+   * 'shared' (RRND's stream, so that where RRND's draws fit RRNZ makes nearly
+   * the same choices, as the paper expects of it).
+   */
+  roundingStream?: 'per-heuristic' | 'shared';
   /** Binary-search tolerance of MCB (default 0.01). */
   tolerance?: number;
   /** Pre-computed LP relaxation for RRND/RRNZ (otherwise solved here, time included). */
@@ -305,7 +311,7 @@ export function runVcschedHeuristic(inst: VcInstance, algorithm: VcHeuristic, op
       throw new SolverError(`${algorithm} (LP relaxation)`, solverFailureKind(lp.status), lp.message ?? lp.status);
     }
     if (lp.fractions) {
-      const rng = createRng(options.seed ?? 1).fork(algorithm);
+      const rng = createRng(options.seed ?? 1).fork(options.roundingStream === 'shared' ? 'RRND' : algorithm);
       placement = randomizedRoundingPlacement(inst, lp.fractions, rng, { epsilon: algorithm === 'RRNZ' ? options.rrnzEpsilon ?? 0.01 : 0 });
     } else message = 'LP relaxation infeasible';
   } else if (algorithm.startsWith('MCB')) {

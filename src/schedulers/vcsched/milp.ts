@@ -316,11 +316,12 @@ export interface LpRelaxationResult {
 /**
  * Solve the rational relaxation of the MILP (javascript-lp-solver by default:
  * small instances only) in its compact form (`buildVcschedRelaxation`; HiGHS:
- * dual simplex) and read e = a + b back.
+ * dual simplex; `method: 'ipm'`: interior point then crossover, another
+ * optimal vertex) and read e = a + b back.
  */
-export function solveVcschedLp(inst: VcInstance, options: { engine?: LpEngine } = {}): LpRelaxationResult {
+export function solveVcschedLp(inst: VcInstance, options: { engine?: LpEngine; method?: 'dual-simplex' | 'ipm' } = {}): LpRelaxationResult {
   const model = buildVcschedRelaxation(inst);
-  const run = runLp(model, undefined, { engine: options.engine, lpMethod: 'dual-simplex' });
+  const run = runLp(model, undefined, { engine: options.engine, lpMethod: options.method ?? 'dual-simplex' });
   const closedForm = vcschedRelaxedMinYield(inst);
   let status = run.status;
   let message = run.message;

@@ -80,3 +80,63 @@ export const experiment: PaperExperiment<Record<ReservationPart, ReservationRunR
   stratifyBy: 'policy',
   results: reservationResultsFrom,
 };
+
+/** The two switches of the ablation (ReservationRules), one at a time; the defaults are the committed sweep. */
+export const RESERVATION_VARIANTS = {
+  'last-slot': { openRectangleEnd: 'last-slot', peSelection: 'lowest' },
+  'random-pes': { openRectangleEnd: 'infinity', peSelection: 'random' },
+} as const;
+export type ReservationVariant = keyof typeof RESERVATION_VARIANTS;
+
+/** A run record with the variant that produced it. */
+export type ReservationAblationRecord = ReservationRunRecord & { variant: ReservationVariant };
+
+/**
+ * The two model sweeps the contradicted statements are about (UMed, Figure 2:
+ * the likeness of the policies; flexibility: the instability at {4, 4}) under
+ * each switch; the arrival-factor and log sweeps are left out.
+ */
+function makeAblationSweep(scale: PaperScale): SweepDefinition {
+  const [uMed, , flexibility] = reservationGrids(scale);
+  const grids = [uMed, flexibility].flatMap((g) =>
+    Object.values(RESERVATION_VARIANTS).map((v) => ({ ...g, openRectangleEnd: [v.openRectangleEnd], peSelection: [v.peSelection] })),
+  );
+  return defineSweep({
+    name: scale === 'paper' ? `${NOTEBOOK}-ablation` : `${NOTEBOOK}-ablation-quick`,
+    version: 1,
+    description: "advance reservation: the notebook's UMed and flexibility model sweeps with an open rectangle ending at the last slot, and with random PEs",
+    cell: { module: __filename, export: 'reservationCell' },
+    grid: grids,
+    fixed: { seed: RESERVATION_PAPER_GRID[scale].seed },
+  });
+}
+
+export const ablationPaperSweep = makeAblationSweep('paper');
+export const ablationQuickSweep = makeAblationSweep('quick');
+
+/** The ablation's records (in sweep order), each with its variant. */
+export function reservationAblationFrom(summary: SweepSummary): ReservationAblationRecord[] {
+  const results = orderKeys(nullsToNaN(completeResults<ReservationRunRecord>(summary)), RECORD_KEYS);
+  const variants = Object.keys(RESERVATION_VARIANTS) as ReservationVariant[];
+  return summary.records.map((rec, i) => {
+    const p = rec.params;
+    const variant = variants.find((v) => RESERVATION_VARIANTS[v].openRectangleEnd === p.openRectangleEnd && RESERVATION_VARIANTS[v].peSelection === p.peSelection);
+    if (!variant) throw new RangeError(`${NOTEBOOK} ablation: cell ${rec.key} has no known variant`);
+    return { ...results[i], variant };
+  });
+}
+
+/**
+ * The ablation of the two unstated choices, committed as
+ * `results/04-advance-reservation/04-advance-reservation-ablation.jsonl.gz` with its
+ * `.provenance.json`. Not in PAPER_EXPERIMENTS (one per notebook); run with
+ * `npx ts-node --transpile-only scripts/reservation-ablation.ts`.
+ */
+export const ablationExperiment: PaperExperiment<ReservationAblationRecord[]> = {
+  notebook: NOTEBOOK,
+  summary: 'advance reservation: the UMed and flexibility model sweeps with each of the two switches (open-rectangle end, PE selection)',
+  sweep: (scale) => (scale === 'paper' ? ablationPaperSweep : ablationQuickSweep),
+  exports: { paper: 'ablationPaperSweep', quick: 'ablationQuickSweep' },
+  stratifyBy: 'policy',
+  results: reservationAblationFrom,
+};
