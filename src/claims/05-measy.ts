@@ -6,8 +6,10 @@
  * processors, FWload 200,000 and JWload 100,000 jobs, ten loads).
  */
 import { measyImprovements, MeasyCellRecord } from '../schedulers/twotier/experiment';
-import { experiment, MeasyPart } from '../sweep/papers/05-measy';
+import { experiment, MeasyAblationRecord, MeasyPart } from '../sweep/papers/05-measy';
+import { judge } from './registry';
 import type { Claim, ClaimRegistry, Measured, Published } from './registry';
+import type { Verdict } from './rules';
 import { everywhere, experimentView, fmt, somewhere } from './measures';
 
 type View = Record<MeasyPart, MeasyCellRecord[]>;
@@ -163,3 +165,152 @@ export const registry: ClaimRegistry<View> = {
     label: (r) => r.id.replace('response', 'response time').replace('slowdown', 'bounded slowdown').replace('-', ', '),
   },
 };
+
+/**
+ * One candidate cause of a difference (issue 25 §3) as a switch, the
+ * ablation records that ran under it, and the claims it could move.
+ */
+export interface MeasyAblationQuestion {
+  /** The switch, as the notebook names it (`estimateModel: 'ctc-ratio'`). */
+  switch: string;
+  /** Whether the paper's text supports it (then it would be adopted as the default). */
+  supportedByText: boolean;
+  /** Which ablation records ran under it. */
+  select: (r: MeasyAblationRecord) => boolean;
+  /** Policies the switch cannot change: their default records are shared by both sides. */
+  unaffected: readonly string[];
+  /** Claims of the registry it is tested against. */
+  claims: readonly string[];
+}
+
+const HEADLINE_IDS = ['slowdown-mean', 'slowdown-max', 'response-mean', 'response-max'];
+
+/** The questions the committed ablations answer, one per switch value. */
+export const MEASY_ABLATION_QUESTIONS: readonly MeasyAblationQuestion[] = [
+  {
+    switch: "reasyReservation: 'algorithm' (Algorithm 3: extra = idle + size of the blocking fg jobs − head size; backfill anywhere)",
+    supportedByText: false,
+    select: (r) => r.ablation === 'reasy' && r.reasyReservation === 'algorithm',
+    unaffected: ['easy', 'keasy', 'measy'],
+    claims: ['reasy-worse-than-easy-jw', 'reasy-fails-sometimes', 'reasy-worst-jann'],
+  },
+  ...(['ctc-ratio', 'exact'] as const).map((m): MeasyAblationQuestion => ({
+    switch: `estimateModel: '${m}' (${m === 'exact' ? 'estimate = runtime' : "each job takes the estimate/runtime ratio of a CTC-SP2 job of similar runtime"})`,
+    supportedByText: false,
+    select: (r) => r.ablation === 'estimates' && r.estimateModel === m,
+    unaffected: [],
+    claims: [...HEADLINE_IDS, 'noinfo-beat-easy-feitelson', 'noinfo-measy-keasy-feitelson', 'reasy-worse-than-easy-jw'],
+  })),
+  {
+    switch: "backgroundModel: 'product' (bg progress e·U·R, the literal product)",
+    supportedByText: false,
+    select: (r) => r.ablation === 'progress' && r.backgroundModel === 'product',
+    unaffected: ['easy'],
+    claims: [...HEADLINE_IDS, 'noinfo-beat-easy-feitelson', 'noinfo-measy-keasy-feitelson', 'reasy-worse-than-easy-jw'],
+  },
+  ...[0.6, 0.95].map((load): MeasyAblationQuestion => ({
+    switch: `migration-cost sweep at load ${load} (ours: the notebook's COST_LOAD; the paper does not say)`,
+    supportedByText: false,
+    select: (r) => r.ablation === 'costLoad' && r.load === load,
+    unaffected: [],
+    claims: ['cost-better-below-jann', 'cost-comparable-above-jann'],
+  })),
+  {
+    switch: "migration-cost sweep with estimateModel: 'ctc-ratio'",
+    supportedByText: false,
+    select: (r) => r.ablation === 'costEst',
+    unaffected: [],
+    claims: ['cost-better-below-jann', 'cost-comparable-above-jann'],
+  },
+];
+
+/** One published statement beside our default and one switch, on the same cells. */
+export interface MeasyAblationRow {
+  claim: string;
+  statement: string;
+  published: string;
+  switch: string;
+  /** Cells compared (of each side). */
+  cells: number;
+  /** Ours with the defaults, on the cells the switch ran (text and verdict). */
+  ours: string;
+  verdict: Verdict;
+  /** Ours with the switch. */
+  switched: string;
+  switchedVerdict: Verdict;
+  /** 'to the published' (reproduced only with the switch), 'away', 'closer' / 'further' (value claims), or 'no'. */
+  moves: string;
+}
+
+const keyOf = (part: string, r: MeasyCellRecord, withLoad: boolean) => JSON.stringify([part, r.workload, withLoad ? r.load : null, r.policy, r.cpuInfo, part === 'costs' ? r.migrationCost : null]);
+
+/**
+ * Our default beside each switch of MEASY_ABLATION_QUESTIONS for every claim
+ * it is tested against, each side judged by the registry's own rule on the
+ * same cells: the switched view holds the ablation's records plus the
+ * default records of policies the switch cannot change (at the same loads);
+ * the default view holds the default records of exactly those cells (for the
+ * migration-cost sweep at another load: the notebook's own cost load).
+ */
+export function measyAblationRows(view: View, ablations: readonly MeasyAblationRecord[], questions: readonly MeasyAblationQuestion[] = MEASY_ABLATION_QUESTIONS): MeasyAblationRow[] {
+  const byId = new Map(claims.map((c) => [c.id, c]));
+  const rows: MeasyAblationRow[] = [];
+  for (const q of questions) {
+    const ran = ablations.filter(q.select);
+    if (ran.length === 0) continue;
+    const switched: View = { main: [], noInfo: [], full: [], costs: [], ctc: [] };
+    for (const r of ran) switched[r.part].push(r);
+    const loads = new Set(ran.map((r) => `${r.workload}/${r.load}`));
+    for (const part of ['main', 'noInfo', 'full'] as const) {
+      const have = new Set(switched[part].map((r) => keyOf(part, r, true)));
+      for (const r of view[part]) if (q.unaffected.includes(r.policy) && loads.has(`${r.workload}/${r.load}`) && !have.has(keyOf(part, r, true))) switched[part].push(r);
+    }
+    const defaults: View = { main: [], noInfo: [], full: [], costs: [], ctc: [] };
+    for (const part of ['main', 'noInfo', 'full', 'costs'] as const) {
+      const withLoad = part !== 'costs';
+      const index = new Map(view[part].map((r) => [keyOf(part, r, withLoad), r]));
+      for (const r of switched[part]) {
+        const d = index.get(keyOf(part, r, withLoad));
+        if (d) defaults[part].push(d);
+      }
+    }
+    const cells = (['main', 'noInfo', 'full', 'costs'] as const).reduce((s, p) => s + switched[p].length, 0);
+    for (const id of q.claims) {
+      const c = byId.get(id);
+      if (!c || !c.measure) throw new Error(`measyAblationRows: no claim '${id}' with a measure`);
+      const measure = (v: View): Measured | null => {
+        try {
+          return c.measure!(v);
+        } catch {
+          return null; // a claim whose cells the ablation did not run
+        }
+      };
+      const a = measure(defaults);
+      const b = measure(switched);
+      if (!a || !b || !Number.isFinite(a.value) || !Number.isFinite(b.value)) continue;
+      const ja = judge(c.published, a).verdict;
+      const jb = judge(c.published, b).verdict;
+      let moves = 'no';
+      if (jb === 'reproduced' && ja !== 'reproduced') moves = 'to the published';
+      else if (ja === 'reproduced' && jb !== 'reproduced') moves = 'away';
+      else if (c.published.kind === 'value') {
+        const da = Math.abs(a.value - c.published.value);
+        const db = Math.abs(b.value - c.published.value);
+        moves = db < da ? 'closer' : db > da ? 'further' : 'no';
+      }
+      rows.push({ claim: id, statement: c.statement, published: c.published.kind === 'value' ? `${c.published.value}${c.published.unit ? ` ${c.published.unit}` : ''}` : 'direction', switch: q.switch, cells, ours: a.text, verdict: ja, switched: b.text, switchedVerdict: jb, moves });
+    }
+  }
+  return rows;
+}
+
+/** Per claim, the switches that move it to the published value or direction (the causes found), from measyAblationRows. */
+export function measyCauses(rows: readonly MeasyAblationRow[]): { claim: string; statement: string; explainedBy: string; ruledOut: string }[] {
+  const ids = [...new Set(rows.map((r) => r.claim))];
+  return ids.map((id) => {
+    const mine = rows.filter((r) => r.claim === id);
+    const yes = mine.filter((r) => r.moves === 'to the published');
+    const no = mine.filter((r) => !yes.includes(r));
+    return { claim: id, statement: mine[0].statement, explainedBy: yes.map((r) => r.switch).join('; ') || '—', ruledOut: no.map((r) => `${r.switch} (${r.moves})`).join('; ') || '—' };
+  });
+}

@@ -88,7 +88,7 @@ describe('two-tier: a user policy cannot hurt the run', () => {
     const job = (index: number, estimate: number) =>
       ({ index, job: { id: 10 + index, submit: 0, runtime: estimate, procs: 1 }, size: 1, estimate, tier: 'pending', processors: new Int32Array(1) }) as unknown as SimJob;
     const st = new TwoTierState(new Simulation(), [job(0, 30), job(1, 20), job(2, 10)], 'measy', {
-      machineSize: 4, migrationCost: 20, placementThreshold: 0.96, knowUsage: true, timeSlice: 0, remainingEstimates: false, checks: true,
+      machineSize: 4, migrationCost: 20, placementThreshold: 0.96, knowUsage: true, timeSlice: 0, remainingEstimates: false, reasyReservation: 'text', checks: true,
     });
     for (const j of st.all) st.enqueue(j);
     const ctx = decisionContext(st, measy);

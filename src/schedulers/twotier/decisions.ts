@@ -72,6 +72,7 @@ export function decisionContext(st: TwoTierState, policy: TwoTierSchedulingPolic
     },
     migrationCost: cfg.migrationCost,
     remainingEstimates: cfg.remainingEstimates,
+    reasyReservation: cfg.reasyReservation,
     waiting() {
       st.compactWaiting();
       return st.waiting;

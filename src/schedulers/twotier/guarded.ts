@@ -54,6 +54,7 @@ export function guardedTwoTierPolicy(policy: TwoTierSchedulingPolicy, jobs: read
     get idleForeground() { return inner!.idleForeground; },
     get migrationCost() { return inner!.migrationCost; },
     get remainingEstimates() { return inner!.remainingEstimates; },
+    get reasyReservation() { return inner!.reasyReservation; },
     waiting: () => frozenCopy(inner!.waiting().map(view)),
     queued() {
       // Live, as for built-ins (a start removes the job), and read-only: a proxy over the engine's array.

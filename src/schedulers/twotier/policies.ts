@@ -34,6 +34,22 @@ export type TwoTierPolicy = 'easy' | 'keasy' | 'reasy' | 'measy';
 /** Names of the built-in two-tier policies. */
 export const TWO_TIER_POLICIES: readonly TwoTierPolicy[] = ['easy', 'keasy', 'reasy', 'measy'];
 
+/**
+ * REASY's reservation for a head job running in the bg tier (it can only
+ * swap in place, so it waits for the fg jobs on its own processors):
+ * - 'text' (default; Section 2.3.1's prose): shadow = last estimated end of
+ *   the fg jobs on its processors; extra fg VMs = the idle ones that do not
+ *   host the head; jobs backfilled under the extra rule stay off the head's
+ *   processors, so the reservation holds.
+ * - 'algorithm' (Algorithm 3, lines 14–17 as extracted): the same shadow;
+ *   extra = idle fg VMs + the size sum of those fg jobs − the head's size
+ *   (EASY's count of what is free at the shadow time), and backfilled jobs
+ *   may take any processor, the head's included, so the head can be
+ *   overtaken again. It records no promise ('reserve' is not issued).
+ */
+export type ReasyReservation = 'text' | 'algorithm';
+export const REASY_RESERVATIONS: readonly ReasyReservation[] = ['text', 'algorithm'];
+
 /** Where a job is: not yet submitted, queued, running in the fg or bg tier, or finished. */
 export type TwoTierTier = 'pending' | 'queued' | 'fg' | 'bg' | 'done';
 
@@ -72,6 +88,8 @@ export interface TwoTierContext {
   readonly migrationCost: number;
   /** Whether estimates of jobs that keep their progress are estimate − progress (option `remainingEstimates`). */
   readonly remainingEstimates: boolean;
+  /** REASY's reading of the reservation for a bg head (option `reasyReservation`). */
+  readonly reasyReservation: ReasyReservation;
   /** Jobs not in the fg tier (queued or bg), in arrival order. Valid until the next call. */
   waiting(): readonly TwoTierJobView[];
   /** Queued jobs (not running anywhere) by (estimate, arrival): SJF order. Live: a 'bg' or 'fg' start removes the job. */
@@ -157,16 +175,29 @@ function easyFamily(name: TwoTierPolicy, background: boolean, bringBack: 'kill' 
         let shadow = Infinity;
         let extra = 0;
         let exclude: Set<number> | null = null;
+        let promise = true;
         if (bringBack === null && head.tier === 'bg') {
           // REASY, bg head: it can only swap in place, so its reservation is on its own processors.
-          exclude = new Set(Array.from(head.processors));
+          const own = new Set(Array.from(head.processors));
           shadow = now;
-          for (const p of exclude) {
+          const blockers = new Set<TwoTierJobView>();
+          for (const p of own) {
             const f = ctx.foregroundJob(p);
-            if (f) shadow = Math.max(shadow, f.estimatedEnd);
+            if (f) {
+              shadow = Math.max(shadow, f.estimatedEnd);
+              blockers.add(f);
+            }
           }
-          extra = 0;
-          for (let p = 0; p < ctx.machineSize; p++) if (ctx.foregroundJob(p) === null && !exclude.has(p)) extra++;
+          if (ctx.reasyReservation === 'algorithm') {
+            let freed = 0;
+            for (const f of blockers) freed += f.size;
+            extra = Math.max(0, idle + freed - head.size);
+            promise = false;
+          } else {
+            exclude = own;
+            extra = 0;
+            for (let p = 0; p < ctx.machineSize; p++) if (ctx.foregroundJob(p) === null && !exclude.has(p)) extra++;
+          }
         } else if (head.size <= idle) {
           // only reachable when REASY could not move a bg head: it needs its own processors
           shadow = now;
@@ -185,7 +216,7 @@ function easyFamily(name: TwoTierPolicy, background: boolean, bringBack: 'kill' 
             }
           }
         }
-        ctx.apply({ action: 'reserve', job: head, shadow, extra });
+        if (promise) ctx.apply({ action: 'reserve', job: head, shadow, extra });
         for (let k = 1; k < waiting.length && idle > 0; k++) {
           const j = waiting[k];
           if (j.size > idle || j.tier === 'fg') continue;

@@ -38,7 +38,7 @@ import { WorkloadJob } from '../../workloads/job';
 import { InputError } from '../../util/errors';
 import { InvariantError, invariantChecksEnabled } from '../../util/invariants';
 import { BACKGROUND_PLACEMENT_THRESHOLD, drawBackgroundEfficiency, drawForegroundLoss, TwoTierModelOptions } from './progress';
-import { isBuiltinTwoTierPolicy, resolveTwoTierPolicy, TwoTierPolicySpec } from './policies';
+import { isBuiltinTwoTierPolicy, REASY_RESERVATIONS, ReasyReservation, resolveTwoTierPolicy, TwoTierPolicySpec } from './policies';
 import { SimJob } from './state';
 import { twoTierMachine } from './machine';
 import { guardedTwoTierPolicy } from './guarded';
@@ -77,6 +77,8 @@ export interface TwoTierOptions extends TwoTierModelOptions {
   log?: boolean;
   /** Backfill/reserve with estimate − progress for jobs keeping their progress (default false: the paper's full estimate). */
   remainingEstimates?: boolean;
+  /** REASY's reservation for a bg head: 'text' (default) or 'algorithm' (policies.ts, ReasyReservation). */
+  reasyReservation?: ReasyReservation;
 }
 
 /** One recorded scheduler decision. */
@@ -145,6 +147,12 @@ function checkInput(jobs: readonly TwoTierJob[], options: TwoTierOptions): void 
     throw opt('estimates', `must be 'requested' or 'exact', got '${String(options.estimates)}'`);
   }
   if (options.cpuInfo !== undefined && options.cpuInfo !== 'exact' && options.cpuInfo !== 'none') throw opt('cpuInfo', `must be 'exact' or 'none', got '${String(options.cpuInfo)}'`);
+  if (options.reasyReservation !== undefined && !(REASY_RESERVATIONS as readonly string[]).includes(options.reasyReservation)) {
+    throw opt('reasyReservation', `must be ${REASY_RESERVATIONS.map((r) => `'${r}'`).join(' or ')}, got '${String(options.reasyReservation)}'`);
+  }
+  if (options.backgroundModel !== undefined && options.backgroundModel !== 'demand' && options.backgroundModel !== 'product') {
+    throw opt('backgroundModel', `must be 'demand' or 'product', got '${String(options.backgroundModel)}'`);
+  }
   if (options.placementThreshold !== undefined && !(options.placementThreshold > 0 && options.placementThreshold <= 1)) {
     throw opt('placementThreshold', `must be in (0, 1], got ${options.placementThreshold}`);
   }
@@ -216,6 +224,7 @@ export function simulateTwoTier(jobs: readonly TwoTierJob[], options: TwoTierOpt
     knowUsage,
     timeSlice: options.timeSlice ?? 0,
     remainingEstimates: options.remainingEstimates ?? false,
+    reasyReservation: options.reasyReservation ?? 'text',
     backgroundModel: options.backgroundModel,
     backgroundRate: options.backgroundRate,
     // Invariant checks (util/invariants.ts): read once per run; always on for a policy that is not built in.

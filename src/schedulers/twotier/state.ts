@@ -16,7 +16,7 @@
 import { EventId, Simulation } from '../../engine/events';
 import { InvariantError } from '../../util/invariants';
 import type { TwoTierModelOptions } from './progress';
-import type { TwoTierJobView, TwoTierTier } from './policies';
+import type { ReasyReservation, TwoTierJobView, TwoTierTier } from './policies';
 import type { TwoTierJob, TwoTierLogEntry } from './simulator';
 
 export const PENDING: TwoTierTier = 'pending';
@@ -66,6 +66,8 @@ export interface TwoTierMachineConfig extends Pick<TwoTierModelOptions, 'backgro
   knowUsage: boolean;
   timeSlice: number;
   remainingEstimates: boolean;
+  /** REASY's reading of a bg head's reservation (policies.ts). */
+  reasyReservation: ReasyReservation;
   checks: boolean;
   log?: TwoTierLogEntry[];
 }
