@@ -15,3 +15,4 @@ export * from '../../metrics/dfrs';
 export * from './batch';
 export * from './experiment';
 export * from './published';
+export * from './period';
