@@ -9,11 +9,12 @@
  */
 import { mean } from 'simple-statistics';
 import { DfrsCellRecord } from '../schedulers/dfrs/experiment';
-import { PUBLISHED_FIGURE3_TEXT, PUBLISHED_TABLE2, PUBLISHED_TABLE3, PUBLISHED_TABLE4, PublishedTraceSet } from '../schedulers/dfrs/published';
+import { PUBLISHED_FIGURE1_NOTES, PUBLISHED_FIGURE3_TEXT, PUBLISHED_TABLE2, PUBLISHED_TABLE3, PUBLISHED_TABLE4, PublishedTraceSet } from '../schedulers/dfrs/published';
 import { DFRS_BEST, DFRS_PAPER_GRID, DFRS_TABLE2_ALGORITHMS, experiment, publishedBatchExperiment } from '../sweep/papers/01-dfrs-vs-batch';
 import { loadCommittedResults } from '../sweep/papers/committed';
 import { crossoverPeriod } from '../schedulers/dfrs/period';
-import { PUBLISHED_BATCH_ALGORITHMS } from '../schedulers/dfrs/names';
+import { FIGURE1_ALGORITHMS, PUBLISHED_BATCH_ALGORITHMS } from '../schedulers/dfrs/names';
+import { breakdownLoad } from '../schedulers/dfrs/load';
 import type { ResultRecord } from '../sweep/store';
 import { confidenceHalfWidth } from '../analysis/summarize';
 import type { Claim, ClaimRegistry, Measured } from './registry';
@@ -167,6 +168,20 @@ const claims: Claim<DfrsClaimsView>[] = [
     },
     ratioClaim('stretch-per-on-par', s, '/stretch-per/opt=max/minvt=600 is on par with /per/opt=min/minvt=600 (read: averages within a factor 2)', '/stretch-per/opt=max/minvt=600', '/per/opt=min/minvt=600', 'near', 2),
   ]),
+  {
+    id: 'figure1-greedypm-star-breakdown', place: 'Figure 1; Section 6.1 (scaled synthetic)',
+    statement: 'GreedyPM */opt=min performs well under low load but quickly becomes worse than most other algorithms of Figure 1 as the load becomes larger than 0.3 (read: the last load before a run, up to 0.9, where its average is above more than half of the others; tolerance one load step, 0.1)',
+    published: { kind: 'value', value: PUBLISHED_FIGURE1_NOTES.greedyPmStarBreakdownLoad, tolerance: { absolute: 0.1 + 1e-9 } },
+    measure: (v) => {
+      const points = FIGURE1_ALGORITHMS.flatMap((a) => {
+        const byLoad = new Map<number, number[]>();
+        for (const r of rows(v, a, 'scaled')) byLoad.set(r.load as number, [...(byLoad.get(r.load as number) ?? []), r.degradation]);
+        return [...byLoad].map(([load, xs]) => ({ algorithm: a, load, degradation: stat(xs, 'avg') }));
+      });
+      const b = breakdownLoad(points, 'GreedyPM */opt=min');
+      return { value: b.lastGood, text: `worse than most of the other ${FIGURE1_ALGORITHMS.length - 1} from load ${b.firstBad} on (offered load as ours: CPU need over the submission span)` };
+    },
+  },
   periodGrowth('scaled', 3),
   periodGrowth('unscaled', 1.5),
   periodGrowth('hpc2n', 2),

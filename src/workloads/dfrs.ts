@@ -47,18 +47,67 @@ export function dfrsWork(job: DfrsJob): number {
  * with work measured in CPU demand (node-units, the sum of CPU needs, as in
  * the paper's bound and its underutilization metric), so a sequential task
  * on a quad-core node counts as 0.25 node. Multiplying all inter-arrival
- * times by k divides this load by exactly k.
+ * times by k divides this load by exactly k. Other readings:
+ * {@link offeredLoadAs}.
  */
 export function offeredLoad(jobs: readonly DfrsJob[], nodes: number): number {
+  return offeredLoadAs(jobs, nodes, OFFERED_LOAD_OURS);
+}
+
+/**
+ * What an offered load counts per task and second of run time (readings of
+ * the paper's unstated formula): 'cpu' the task's CPU need (ours: a sequential
+ * task on a quad-core node is capped at 0.25 node); 'tasks' a whole node per
+ * task (no CPU need: the batch view, and on the synthetic traces the same as
+ * dropping the sequential-job cap, since every other task needs 1.0);
+ * 'memory' the task's memory fraction; 'dominant' the larger of CPU need and
+ * memory (the bottleneck of the two resources the paper packs).
+ */
+export type OfferedLoadWork = 'cpu' | 'tasks' | 'memory' | 'dominant';
+/**
+ * Over which time the capacity is counted: 'submissions' from the first to
+ * the last submission (the paper's "time between the submission of the first
+ * job and the submission of the last job"); 'completions' from the first
+ * submission to the last completion if every job ran at once at full speed
+ * (max r_j + p_j: no simulation needed).
+ */
+export type OfferedLoadSpan = 'submissions' | 'completions';
+/** One reading of "offered load": work counted per task, over which span. */
+export interface OfferedLoadDefinition {
+  work: OfferedLoadWork;
+  span: OfferedLoadSpan;
+}
+/** Our reading ({@link offeredLoad}): CPU need over the submission span. */
+export const OFFERED_LOAD_OURS: OfferedLoadDefinition = Object.freeze({ work: 'cpu', span: 'submissions' });
+/** Every reading {@link offeredLoadAs} knows, ours first. */
+export const OFFERED_LOAD_DEFINITIONS: readonly OfferedLoadDefinition[] = Object.freeze(
+  (['cpu', 'tasks', 'memory', 'dominant'] as const).flatMap((work) => (['submissions', 'completions'] as const).map((span) => Object.freeze({ work, span }))),
+);
+/** A reading's short name, e.g. "cpu / submissions". */
+export const offeredLoadName = (d: OfferedLoadDefinition): string => `${d.work} / ${d.span}`;
+
+const perTaskSecond: Record<OfferedLoadWork, (j: DfrsJob) => number> = {
+  cpu: (j) => j.cpuNeed,
+  tasks: () => 1,
+  memory: (j) => j.mem,
+  dominant: (j) => Math.max(j.cpuNeed, j.mem),
+};
+
+/** Offered load of a trace on `nodes` nodes under one reading (see {@link OfferedLoadDefinition}). */
+export function offeredLoadAs(jobs: readonly DfrsJob[], nodes: number, definition: OfferedLoadDefinition): number {
   if (!(nodes > 0)) throw new InputError(`offeredLoad: nodes must be > 0, got ${nodes}`, { source: 'offeredLoad' });
   if (jobs.length < 2) throw new InputError(`offeredLoad: needs at least 2 jobs, got ${jobs.length}`, { source: 'offeredLoad' });
+  const weight = perTaskSecond[definition.work];
+  if (!weight || (definition.span !== 'submissions' && definition.span !== 'completions')) {
+    throw new InputError(`offeredLoad: unknown definition ${JSON.stringify(definition)} (work: ${Object.keys(perTaskSecond).join('|')}; span: submissions|completions)`, { source: 'offeredLoad' });
+  }
   let first = Infinity;
   let last = -Infinity;
   let work = 0;
   for (const j of jobs) {
     first = Math.min(first, j.submit);
-    last = Math.max(last, j.submit);
-    work += dfrsWork(j);
+    last = Math.max(last, definition.span === 'submissions' ? j.submit : j.submit + j.runtime);
+    work += j.runtime * j.tasks * weight(j);
   }
   if (!(last > first)) throw new InputError('offeredLoad: all jobs are submitted at the same time (zero arrival span)', { source: 'offeredLoad' });
   return work / (nodes * (last - first));

@@ -16,3 +16,4 @@ export * from './batch';
 export * from './experiment';
 export * from './published';
 export * from './period';
+export * from './load';

@@ -38,14 +38,14 @@ export interface PeriodComparisonRow {
 }
 
 /** Per trace set and baseline: the period at which the DFRS algorithm's underutilization falls below the baseline's. */
-export interface PeriodCrossover {
+export type PeriodCrossover = {
   trace_set: string;
   baseline: string;
   /** The baseline's average normalized underutilization (period-independent). */
   baseline_underutilization: number;
   /** Shortest swept period with a lower average underutilization than the baseline; NaN: never. */
   crossover_period: number;
-}
+};
 
 /**
  * The best DFRS algorithm's period sweep (`periodRecords`: one record per
