@@ -211,6 +211,12 @@ export interface Hpc2nOptions {
    * back to the runtime when missing or smaller than it).
    */
   estimate?: 'exact' | 'requested';
+  /**
+   * How processors become tasks (issue 25's HPC2N ablation): 'paper' (default,
+   * Section 5.3.1's rule below), or 'per-processor': every processor one
+   * one-core task (CPU need 0.5, per-processor memory), whatever its memory.
+   */
+  tasks?: 'paper' | 'per-processor';
 }
 
 /**
@@ -233,7 +239,10 @@ export function hpc2nJob(job: WorkloadJob, options: Hpc2nOptions = {}): DfrsJob 
   if (!(Number.isInteger(job.procs) && job.procs >= 1)) {
     throw new InputError(`hpc2nJob: job ${job.id}: processors must be a positive integer, got ${job.procs}`, { source: 'hpc2nJob' });
   }
-  const multiThreaded = job.procs % 2 === 0 && perProc < 0.5;
+  if (options.tasks !== undefined && options.tasks !== 'paper' && options.tasks !== 'per-processor') {
+    throw new InputError(`hpc2nJob: tasks must be 'paper' or 'per-processor', got '${options.tasks as string}'`, { source: 'hpc2nJob', field: 'tasks' });
+  }
+  const multiThreaded = options.tasks !== 'per-processor' && job.procs % 2 === 0 && perProc < 0.5;
   const estimate =
     options.estimate === 'requested' && job.requestedTime !== undefined ? Math.max(job.requestedTime, job.runtime) : job.runtime;
   return {
@@ -259,6 +268,15 @@ export interface Hpc2nWeeksOptions extends Hpc2nOptions {
   origin?: number;
   /** Shift each segment's submit times so that the segment starts at 0 (default true). */
   rebase?: boolean;
+  /**
+   * Jobs that cross a segment's end (issue 25's HPC2N ablation; judged as if
+   * each job started on submission, since the log's start times are not
+   * read): 'keep' (default) a job stays in the segment it is submitted in
+   * with its whole run time; 'drop' only jobs that end inside their segment
+   * are kept; 'carry-over' the segment also holds the remainder of every
+   * earlier job still running at its start, submitted at the start.
+   */
+  spanning?: 'keep' | 'drop' | 'carry-over';
 }
 
 /**
@@ -273,8 +291,27 @@ export interface Hpc2nWeeksOptions extends Hpc2nOptions {
 export function hpc2nWeeks(jobs: readonly WorkloadJob[], options: Hpc2nWeeksOptions = {}): DfrsJob[][] {
   const segment = options.segmentSeconds ?? WEEK_SECONDS;
   if (!(segment > 0)) throw new InputError(`hpc2nWeeks: segmentSeconds must be > 0, got ${segment}`, { source: 'hpc2nWeeks' });
-  const weeks = weeklySegments(jobs, { length: segment, start: options.origin ?? 0, rebase: options.rebase ?? true, minJobs: 1 });
-  return weeks.map((week) => week.map((job) => hpc2nJob(job, options)));
+  const origin = options.origin ?? 0;
+  const spanning = options.spanning ?? 'keep';
+  if (spanning !== 'keep' && spanning !== 'drop' && spanning !== 'carry-over') {
+    throw new InputError(`hpc2nWeeks: spanning must be 'keep', 'drop' or 'carry-over', got '${spanning as string}'`, { source: 'hpc2nWeeks', field: 'spanning' });
+  }
+  const weeks = weeklySegments(jobs, { length: segment, start: origin, rebase: false, minJobs: 1 });
+  let running: WorkloadJob[] = [];
+  return weeks.map((week) => {
+    const start = origin + Math.floor((week[0].submit - origin) / segment) * segment;
+    const end = start + segment;
+    let kept: WorkloadJob[] = week;
+    if (spanning === 'drop') kept = week.filter((j) => j.submit + j.runtime <= end);
+    if (spanning === 'carry-over') {
+      // earlier jobs still running at this start (their remainder), then this segment's own
+      const carried = running.filter((j) => j.submit + j.runtime > start).map((j) => ({ ...j, submit: start, runtime: j.submit + j.runtime - start }));
+      running = [...running.filter((j) => j.submit + j.runtime > end), ...week.filter((j) => j.submit + j.runtime > end)];
+      kept = [...carried, ...week];
+    }
+    const shift = options.rebase ?? true ? start : 0;
+    return kept.map((job) => hpc2nJob({ ...job, submit: job.submit - shift }, options));
+  });
 }
 
 const hpc2nCache = new Map<string, WorkloadJob[]>();
