@@ -4,7 +4,7 @@
  * <sweep>.provenance.json:
  *
  *   hpc2n   jobs crossing a week end and the task count on dual-core nodes, as switches,
- *           on every 4th HPC2N week (hpc2nAblationExperiment)
+ *           on 12 HPC2N weeks spread over the 182 (hpc2nAblationExperiment)
  *
  * Run: npx ts-node --transpile-only scripts/dfrs-ablation.ts hpc2n [--workers N] [--scale quick|paper] [--publish]
  */

@@ -17,3 +17,4 @@ export * from './experiment';
 export * from './published';
 export * from './period';
 export * from './load';
+export * from './ablation';
