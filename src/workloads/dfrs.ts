@@ -47,18 +47,67 @@ export function dfrsWork(job: DfrsJob): number {
  * with work measured in CPU demand (node-units, the sum of CPU needs, as in
  * the paper's bound and its underutilization metric), so a sequential task
  * on a quad-core node counts as 0.25 node. Multiplying all inter-arrival
- * times by k divides this load by exactly k.
+ * times by k divides this load by exactly k. Other readings:
+ * {@link offeredLoadAs}.
  */
 export function offeredLoad(jobs: readonly DfrsJob[], nodes: number): number {
+  return offeredLoadAs(jobs, nodes, OFFERED_LOAD_OURS);
+}
+
+/**
+ * What an offered load counts per task and second of run time (readings of
+ * the paper's unstated formula): 'cpu' the task's CPU need (ours: a sequential
+ * task on a quad-core node is capped at 0.25 node); 'tasks' a whole node per
+ * task (no CPU need: the batch view, and on the synthetic traces the same as
+ * dropping the sequential-job cap, since every other task needs 1.0);
+ * 'memory' the task's memory fraction; 'dominant' the larger of CPU need and
+ * memory (the bottleneck of the two resources the paper packs).
+ */
+export type OfferedLoadWork = 'cpu' | 'tasks' | 'memory' | 'dominant';
+/**
+ * Over which time the capacity is counted: 'submissions' from the first to
+ * the last submission (the paper's "time between the submission of the first
+ * job and the submission of the last job"); 'completions' from the first
+ * submission to the last completion if every job ran at once at full speed
+ * (max r_j + p_j: no simulation needed).
+ */
+export type OfferedLoadSpan = 'submissions' | 'completions';
+/** One reading of "offered load": work counted per task, over which span. */
+export interface OfferedLoadDefinition {
+  work: OfferedLoadWork;
+  span: OfferedLoadSpan;
+}
+/** Our reading ({@link offeredLoad}): CPU need over the submission span. */
+export const OFFERED_LOAD_OURS: OfferedLoadDefinition = Object.freeze({ work: 'cpu', span: 'submissions' });
+/** Every reading {@link offeredLoadAs} knows, ours first. */
+export const OFFERED_LOAD_DEFINITIONS: readonly OfferedLoadDefinition[] = Object.freeze(
+  (['cpu', 'tasks', 'memory', 'dominant'] as const).flatMap((work) => (['submissions', 'completions'] as const).map((span) => Object.freeze({ work, span }))),
+);
+/** A reading's short name, e.g. "cpu / submissions". */
+export const offeredLoadName = (d: OfferedLoadDefinition): string => `${d.work} / ${d.span}`;
+
+const perTaskSecond: Record<OfferedLoadWork, (j: DfrsJob) => number> = {
+  cpu: (j) => j.cpuNeed,
+  tasks: () => 1,
+  memory: (j) => j.mem,
+  dominant: (j) => Math.max(j.cpuNeed, j.mem),
+};
+
+/** Offered load of a trace on `nodes` nodes under one reading (see {@link OfferedLoadDefinition}). */
+export function offeredLoadAs(jobs: readonly DfrsJob[], nodes: number, definition: OfferedLoadDefinition): number {
   if (!(nodes > 0)) throw new InputError(`offeredLoad: nodes must be > 0, got ${nodes}`, { source: 'offeredLoad' });
   if (jobs.length < 2) throw new InputError(`offeredLoad: needs at least 2 jobs, got ${jobs.length}`, { source: 'offeredLoad' });
+  const weight = perTaskSecond[definition.work];
+  if (!weight || (definition.span !== 'submissions' && definition.span !== 'completions')) {
+    throw new InputError(`offeredLoad: unknown definition ${JSON.stringify(definition)} (work: ${Object.keys(perTaskSecond).join('|')}; span: submissions|completions)`, { source: 'offeredLoad' });
+  }
   let first = Infinity;
   let last = -Infinity;
   let work = 0;
   for (const j of jobs) {
     first = Math.min(first, j.submit);
-    last = Math.max(last, j.submit);
-    work += dfrsWork(j);
+    last = Math.max(last, definition.span === 'submissions' ? j.submit : j.submit + j.runtime);
+    work += j.runtime * j.tasks * weight(j);
   }
   if (!(last > first)) throw new InputError('offeredLoad: all jobs are submitted at the same time (zero arrival span)', { source: 'offeredLoad' });
   return work / (nodes * (last - first));
@@ -162,6 +211,12 @@ export interface Hpc2nOptions {
    * back to the runtime when missing or smaller than it).
    */
   estimate?: 'exact' | 'requested';
+  /**
+   * How processors become tasks (issue 25's HPC2N ablation): 'paper' (default,
+   * Section 5.3.1's rule below), or 'per-processor': every processor one
+   * one-core task (CPU need 0.5, per-processor memory), whatever its memory.
+   */
+  tasks?: 'paper' | 'per-processor';
 }
 
 /**
@@ -184,7 +239,10 @@ export function hpc2nJob(job: WorkloadJob, options: Hpc2nOptions = {}): DfrsJob 
   if (!(Number.isInteger(job.procs) && job.procs >= 1)) {
     throw new InputError(`hpc2nJob: job ${job.id}: processors must be a positive integer, got ${job.procs}`, { source: 'hpc2nJob' });
   }
-  const multiThreaded = job.procs % 2 === 0 && perProc < 0.5;
+  if (options.tasks !== undefined && options.tasks !== 'paper' && options.tasks !== 'per-processor') {
+    throw new InputError(`hpc2nJob: tasks must be 'paper' or 'per-processor', got '${options.tasks as string}'`, { source: 'hpc2nJob', field: 'tasks' });
+  }
+  const multiThreaded = options.tasks !== 'per-processor' && job.procs % 2 === 0 && perProc < 0.5;
   const estimate =
     options.estimate === 'requested' && job.requestedTime !== undefined ? Math.max(job.requestedTime, job.runtime) : job.runtime;
   return {
@@ -210,6 +268,15 @@ export interface Hpc2nWeeksOptions extends Hpc2nOptions {
   origin?: number;
   /** Shift each segment's submit times so that the segment starts at 0 (default true). */
   rebase?: boolean;
+  /**
+   * Jobs that cross a segment's end (issue 25's HPC2N ablation; judged as if
+   * each job started on submission, since the log's start times are not
+   * read): 'keep' (default) a job stays in the segment it is submitted in
+   * with its whole run time; 'drop' only jobs that end inside their segment
+   * are kept; 'carry-over' the segment also holds the remainder of every
+   * earlier job still running at its start, submitted at the start.
+   */
+  spanning?: 'keep' | 'drop' | 'carry-over';
 }
 
 /**
@@ -224,8 +291,27 @@ export interface Hpc2nWeeksOptions extends Hpc2nOptions {
 export function hpc2nWeeks(jobs: readonly WorkloadJob[], options: Hpc2nWeeksOptions = {}): DfrsJob[][] {
   const segment = options.segmentSeconds ?? WEEK_SECONDS;
   if (!(segment > 0)) throw new InputError(`hpc2nWeeks: segmentSeconds must be > 0, got ${segment}`, { source: 'hpc2nWeeks' });
-  const weeks = weeklySegments(jobs, { length: segment, start: options.origin ?? 0, rebase: options.rebase ?? true, minJobs: 1 });
-  return weeks.map((week) => week.map((job) => hpc2nJob(job, options)));
+  const origin = options.origin ?? 0;
+  const spanning = options.spanning ?? 'keep';
+  if (spanning !== 'keep' && spanning !== 'drop' && spanning !== 'carry-over') {
+    throw new InputError(`hpc2nWeeks: spanning must be 'keep', 'drop' or 'carry-over', got '${spanning as string}'`, { source: 'hpc2nWeeks', field: 'spanning' });
+  }
+  const weeks = weeklySegments(jobs, { length: segment, start: origin, rebase: false, minJobs: 1 });
+  let running: WorkloadJob[] = [];
+  return weeks.map((week) => {
+    const start = origin + Math.floor((week[0].submit - origin) / segment) * segment;
+    const end = start + segment;
+    let kept: WorkloadJob[] = week;
+    if (spanning === 'drop') kept = week.filter((j) => j.submit + j.runtime <= end);
+    if (spanning === 'carry-over') {
+      // earlier jobs still running at this start (their remainder), then this segment's own
+      const carried = running.filter((j) => j.submit + j.runtime > start).map((j) => ({ ...j, submit: start, runtime: j.submit + j.runtime - start }));
+      running = [...running.filter((j) => j.submit + j.runtime > end), ...week.filter((j) => j.submit + j.runtime > end)];
+      kept = [...carried, ...week];
+    }
+    const shift = options.rebase ?? true ? start : 0;
+    return kept.map((job) => hpc2nJob({ ...job, submit: job.submit - shift }, options));
+  });
 }
 
 const hpc2nCache = new Map<string, WorkloadJob[]>();

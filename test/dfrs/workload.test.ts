@@ -140,6 +140,22 @@ describe('workloads/dfrs: HPC2N preprocessing', () => {
     expect(weeks.map((w) => w.map((j) => j.submit))).to.deep.equal([[10], [5], [1]]);
   });
 
+  it('switches (issue 25): jobs crossing a week end kept, dropped or carried over; one task per processor', () => {
+    const week = 7 * 24 * 3600;
+    // job 1 runs from week 0 into week 2; job 2 ends inside week 0; job 3 is week 1's own
+    const jobs = [swf(1, { id: 1, submit: 100, runtime: week + 200 }), swf(1, { id: 2, submit: 300, runtime: 60 }), swf(1, { id: 3, submit: week + 50, runtime: 10 }), swf(1, { id: 4, submit: 2 * week + 7, runtime: 10 })];
+    const view = (w: { id: number; submit: number; runtime: number }[][]) => w.map((x) => x.map((j) => [j.id, j.submit, j.runtime]));
+    expect(view(hpc2nWeeks(jobs))).to.deep.equal(view(hpc2nWeeks(jobs, { spanning: 'keep' })));
+    expect(view(hpc2nWeeks(jobs))).to.deep.equal([[[1, 100, week + 200], [2, 300, 60]], [[3, 50, 10]], [[4, 7, 10]]]);
+    expect(view(hpc2nWeeks(jobs, { spanning: 'drop' }))).to.deep.equal([[[2, 300, 60]], [[3, 50, 10]], [[4, 7, 10]]]);
+    // carried: the remainder at week 1's start is week + 300 - week = 300 s; none is left at week 2's start
+    expect(view(hpc2nWeeks(jobs, { spanning: 'carry-over' }))).to.deep.equal([[[1, 100, week + 200], [2, 300, 60]], [[1, 0, 300], [3, 50, 10]], [[4, 7, 10]]]);
+    expect(() => hpc2nWeeks(jobs, { spanning: 'clip' as never })).to.throw(/spanning must be/);
+    expect(hpc2nJob(swf(8, { usedMemory: 0.3 * GB2 }), { tasks: 'per-processor' })).to.deep.include({ tasks: 8, cpuNeed: 0.5, mem: 0.3 });
+    expect(hpc2nJob(swf(8, { usedMemory: 0.3 * GB2 }), { tasks: 'paper' })).to.deep.include({ tasks: 4, cpuNeed: 1, mem: 0.6 });
+    expect(() => hpc2nJob(swf(8), { tasks: 'per-node' as never })).to.throw(/tasks must be/);
+  });
+
   it('on the real trace: 182 week-long segments, every job kept, memory floor respected', function () {
     this.timeout(5 * 60 * 1000); // a guard against hangs: the suite runs beside notebook executions
     const raw = readHpc2n(HPC2N_TRACE_PATH);

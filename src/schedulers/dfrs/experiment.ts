@@ -148,6 +148,10 @@ export interface DfrsTraceSpec {
   jobs_per_trace?: number;
   /** Keep only the first n jobs (by submit time) of an HPC2N week (quick runs); default all. */
   max_jobs?: number;
+  /** HPC2N only: jobs crossing a week's end (`hpc2nWeeks` option `spanning`; default 'keep'). */
+  spanning?: 'keep' | 'drop' | 'carry-over';
+  /** HPC2N only: how processors become tasks (`hpc2nJob` option `tasks`; default 'paper'). */
+  tasks?: 'paper' | 'per-processor';
 }
 
 /** Build one trace: the same jobs `dfrsTraceSet` gives for that set and index. */
@@ -155,7 +159,7 @@ export function dfrsTrace(spec: DfrsTraceSpec): { jobs: DfrsJob[]; nodes: number
   const { trace_set: set, trace_index: i } = spec;
   if (!(Number.isInteger(i) && i >= 0)) throw new RangeError(`dfrsTrace: trace_index must be a non-negative integer, got ${i}`);
   if (set === 'hpc2n') {
-    const weeks = hpc2nWeeks(readHpc2n());
+    const weeks = hpc2nWeeks(readHpc2n(), { spanning: spec.spanning, tasks: spec.tasks });
     if (i >= weeks.length) throw new RangeError(`dfrsTrace: trace_index ${i} beyond the ${weeks.length} HPC2N weeks`);
     const week = spec.max_jobs !== undefined ? weeks[i].slice(0, spec.max_jobs) : weeks[i];
     return { jobs: week, nodes: HPC2N_NODES, cores: HPC2N_CORES, name: `week-${i}` };

@@ -15,3 +15,6 @@ export * from '../../metrics/dfrs';
 export * from './batch';
 export * from './experiment';
 export * from './published';
+export * from './period';
+export * from './load';
+export * from './ablation';

@@ -200,6 +200,13 @@ export const TABLE2_DFRS_ALGORITHMS: readonly string[] = [
   '/stretch-per/opt=max/minvt=600',
 ];
 
+/** Figure 1's algorithms (scaled set, average degradation against the load), EASY drawn for reference. */
+export const FIGURE1_ALGORITHMS: readonly string[] = [
+  'EASY', 'Greedy */opt=min', 'GreedyPM */opt=min', 'Greedy/per/opt=min', 'GreedyPM/per/opt=min', 'Greedy */per/opt=min',
+  'GreedyPM */per/opt=min', 'GreedyPM/per/opt=min/minvt=600', 'GreedyPM */per/opt=min/minvt=600', 'MCB8 */opt=min/minvt=600',
+  'MCB8/per/opt=min/minvt=600', 'MCB8 */per/opt=min/minvt=600', '/per/opt=min/minvt=600', '/stretch-per/opt=max/minvt=600',
+];
+
 /** The two batch baselines of Table 2. */
 export const BATCH_ALGORITHMS: readonly string[] = ['FCFS', 'EASY'];
 

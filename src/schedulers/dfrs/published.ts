@@ -207,8 +207,11 @@ export const PUBLISHED_TABLE5_HPC2N: Readonly<Record<string, PublishedDegradatio
 /** Section 6.2: MCB8 run time under "MCB8 *" on the 100 unscaled traces (3.2 GHz Xeon). */
 export const PUBLISHED_MCB8_TIMES = { calls: 197808, meanSeconds: 0.25, maxSecondsBelow: 4.5, shareWithAtMost10Jobs: 0.6725 } as const;
 
-/** Section 6.1 / Figure 1 text: the best algorithm's degradation at low and high loads (scaled set). */
-export const PUBLISHED_FIGURE1_NOTES = { bestAlgorithm: 'GreedyPM */per/opt=min/minvt=600', lowLoad: 3, highLoad: 7.5 } as const;
+/**
+ * Section 6.1 / Figure 1 text: the best algorithm's degradation at low and high loads (scaled set), and the load
+ * above which GreedyPM * with opt=min "quickly leads to poorer performance than most other algorithms" (0.3).
+ */
+export const PUBLISHED_FIGURE1_NOTES = { bestAlgorithm: 'GreedyPM */per/opt=min/minvt=600', lowLoad: 3, highLoad: 7.5, greedyPmStarBreakdownLoad: 0.3 } as const;
 
 /** Section 6.4.2 text: EASY's normalized underutilization on HPC2N weeks (~6.4%) and our algorithm's plateau (~11.8%). */
 export const PUBLISHED_FIGURE3_NOTES = { hpc2nEasy: 0.064, hpc2nPlateau: 0.118, periodWhereDfrsBeatsEasySynthetic: 900 } as const;

@@ -81,11 +81,17 @@ export interface DfrsCellParams {
   algorithm: string;
   period: number;
   penalty: number;
+  /** HPC2N ablation only (absent elsewhere): jobs crossing a week's end and how processors become tasks. */
+  spanning?: 'keep' | 'drop' | 'carry-over';
+  tasks?: 'paper' | 'per-processor';
 }
 
 function traceSpec(p: DfrsCellParams): DfrsTraceSpec {
   return p.trace_set === 'hpc2n'
-    ? { trace_set: 'hpc2n', trace_index: p.trace_index, ...(p.max_jobs !== null ? { max_jobs: p.max_jobs } : {}) }
+    ? {
+        trace_set: 'hpc2n', trace_index: p.trace_index, ...(p.max_jobs !== null ? { max_jobs: p.max_jobs } : {}),
+        ...(p.spanning !== undefined ? { spanning: p.spanning } : {}), ...(p.tasks !== undefined ? { tasks: p.tasks } : {}),
+      }
     : {
         trace_set: p.trace_set,
         trace_index: p.trace_index,
@@ -228,6 +234,58 @@ export const publishedBatchExperiment: PaperExperiment<DfrsCellRecord[]> = {
   timingFields: ['wall_ms', 'mcb_mean_ms', 'mcb_max_ms', 'ms'],
   stratifyBy: 'algorithm',
   results: (summary) => dfrsResultsFrom(summary).table2,
+};
+
+/**
+ * Issue 25's HPC2N ablation: the week cut and the task count as switches
+ * (`hpc2nWeeks` option `spanning`, `hpc2nJob` option `tasks`), one changed at
+ * a time, each on 12 HPC2N weeks evenly spread over the 182 (weeks 7, 22, …,
+ * 172: a few CPU-minutes on a shared machine) under EASY as published (the
+ * batch row at ×0.8 of the paper) and the best DFRS algorithm. Each
+ * variant's traces get their own bound. The default variant ('keep',
+ * 'paper') repeats Table 2's cells on the same weeks.
+ */
+export const HPC2N_ABLATION = {
+  weeks: { paper: Array.from({ length: 12 }, (_, i) => 7 + 15 * i), quick: [0, 90] },
+  algorithms: ['EASY (as published)', DFRS_BEST],
+  variants: [
+    { spanning: 'keep', tasks: 'paper' },
+    { spanning: 'drop', tasks: 'paper' },
+    { spanning: 'carry-over', tasks: 'paper' },
+    { spanning: 'keep', tasks: 'per-processor' },
+  ] as { spanning: 'keep' | 'drop' | 'carry-over'; tasks: 'paper' | 'per-processor' }[],
+};
+
+function makeHpc2nAblationSweep(scale: PaperScale): SweepDefinition {
+  const g = DFRS_PAPER_GRID[scale];
+  return defineSweep({
+    name: scale === 'paper' ? `${NOTEBOOK}-hpc2n-ablation` : `${NOTEBOOK}-hpc2n-ablation-quick`,
+    version: 1,
+    description: 'DFRS vs batch, HPC2N weeks: jobs crossing a week end and the task count on dual-core nodes as switches',
+    cell: { module: __filename, export: 'dfrsCell' },
+    grid: HPC2N_ABLATION.variants.map((v) => ({
+      part: ['table2'], trace_set: ['hpc2n'], trace_index: HPC2N_ABLATION.weeks[scale], load: [null], jobs_per_trace: [null], base_seed: [null],
+      max_jobs: [g.hpc2nMaxJobs], spanning: [v.spanning], tasks: [v.tasks], algorithm: HPC2N_ABLATION.algorithms, period: [g.period],
+    })),
+    fixed: { penalty: g.penalty },
+  });
+}
+
+export const hpc2nAblationPaperSweep = makeHpc2nAblationSweep('paper');
+export const hpc2nAblationQuickSweep = makeHpc2nAblationSweep('quick');
+
+/** The HPC2N ablation's records, each with its `spanning` and `tasks` switch; run with `scripts/dfrs-ablation.ts hpc2n`. */
+export const hpc2nAblationExperiment: PaperExperiment<(DfrsCellRecord & { spanning: string; tasks: string })[]> = {
+  notebook: NOTEBOOK,
+  summary: 'DFRS: 12 HPC2N weeks x 2 algorithms x 4 week-cut and task-count variants',
+  sweep: (scale) => (scale === 'paper' ? hpc2nAblationPaperSweep : hpc2nAblationQuickSweep),
+  exports: { paper: 'hpc2nAblationPaperSweep', quick: 'hpc2nAblationQuickSweep' },
+  timingFields: ['wall_ms', 'mcb_mean_ms', 'mcb_max_ms', 'ms'],
+  stratifyBy: 'algorithm',
+  results: (summary) => {
+    const records = dfrsResultsFrom(summary).table2;
+    return records.map((r, i) => ({ ...r, spanning: summary.records[i].params.spanning as string, tasks: summary.records[i].params.tasks as string }));
+  },
 };
 
 const RECORD_KEYS = [

@@ -1,0 +1,41 @@
+/** Ablation summaries of notebook 01: each variant beside the default on the same traces, projected onto the whole set. */
+import { expect } from 'chai';
+import { ablationSummary } from '../../src/schedulers/dfrs/ablation';
+
+describe('dfrs ablation summary', () => {
+  const rec = (trace: string, algorithm: string, spanning: string, tasks: string, degradation: number) => ({ trace, algorithm, spanning, tasks, degradation });
+  const records = [
+    rec('w0', 'EASY', 'keep', 'paper', 10), rec('w1', 'EASY', 'keep', 'paper', 30),
+    rec('w0', 'EASY', 'drop', 'paper', 5), rec('w1', 'EASY', 'drop', 'paper', 15),
+    // only one trace of this variant: compared with the default on that trace only
+    rec('w1', 'EASY', 'keep', 'per-processor', 60),
+    rec('w0', 'B', 'keep', 'paper', 2), rec('w0', 'B', 'drop', 'per-processor', 4),
+  ];
+  const options = {
+    switches: ['spanning', 'tasks'],
+    defaults: { spanning: 'keep', tasks: 'paper' },
+    fullSetAverage: (a: string) => (a === 'EASY' ? 100 : NaN),
+    published: (a: string) => (a === 'EASY' ? 50 : 3),
+  };
+
+  it('names variants by the switches that differ, compares on the same traces, projects and divides by the published value', () => {
+    const rows = ablationSummary(records, options);
+    expect(rows.map((r) => [r.variant, r.algorithm, r.traces, r.avg, r.ratio_to_default])).to.deep.equal([
+      ['default', 'EASY', 2, 20, 1],
+      ['spanning=drop', 'EASY', 2, 10, 0.5],
+      ['tasks=per-processor', 'EASY', 1, 60, 2],
+      ['default', 'B', 1, 2, 1],
+      ['spanning=drop, tasks=per-processor', 'B', 1, 4, 2],
+    ]);
+    expect(rows[1].projected).to.equal(50);
+    expect(rows[1].projected_over_published).to.equal(1);
+    expect(rows[2].projected_over_published).to.equal(4);
+    expect(rows[4].projected).to.be.NaN;
+    expect(rows[4].published).to.equal(3);
+  });
+
+  it('reads another metric when asked', () => {
+    const rows = ablationSummary(records.map((r) => ({ ...r, uu: r.degradation / 100 })), { ...options, metric: 'uu' });
+    expect(rows[0].avg).to.be.closeTo(0.2, 1e-12);
+  });
+});
