@@ -36,19 +36,26 @@ class SpecWithSummary extends Mocha.reporters.Spec {
         state: test.state,
       });
     });
-    runner.once(EVENT_RUN_END, () => {
+    // The times so far (`stopped`: the run was interrupted, the tests not run yet are missing).
+    const summarize = (stopped) => {
       const s = runner.stats || this.stats;
       const slowest = [...times].sort((a, b) => b.wallS - a.wallS).slice(0, SLOWEST);
       const wallS = (Date.now() - wallAtRun) / 1000;
       const cpuS = cpuSeconds(process.cpuUsage(cpuAtRun));
-      process.stdout.write(`\nslowest ${slowest.length} tests (wall s, CPU s of the test process):\n`);
+      process.stdout.write(`\nslowest ${slowest.length} tests${stopped ? ' so far (run stopped)' : ''} (wall s, CPU s of the test process):\n`);
       for (const t of slowest) process.stdout.write(`${t.wallS.toFixed(1).padStart(8)} ${t.cpuS.toFixed(1).padStart(8)}  ${t.title}\n`);
       process.stdout.write(`mocha: ${wallS.toFixed(0)} s wall, ${cpuS.toFixed(0)} s CPU in the test process, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}\n`);
       const out = process.env.SCHEDLAB_TEST_TIMES;
       if (out) {
-        fs.writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), loadAverage: os.loadavg(), cores: os.cpus().length, wallS, cpuS, passes: s.passes, failures: s.failures, tests: times }, null, 1) + '\n');
+        fs.writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), stopped, loadAverage: os.loadavg(), cores: os.cpus().length, wallS, cpuS, passes: s.passes, failures: s.failures, tests: times }, null, 1) + '\n');
       }
-      process.stdout.write(`\ntests: ${s.passes} passed, ${s.failures} failed\n`);
+      process.stdout.write(`\ntests: ${s.passes} passed, ${s.failures} failed${stopped ? ' (run stopped)' : ''}\n`);
+    };
+    runner.once(EVENT_RUN_END, () => summarize(false));
+    // A run stopped from outside (a CI time limit) still says where its time went.
+    process.once('SIGTERM', () => {
+      summarize(true);
+      process.exit(143);
     });
   }
 }
