@@ -400,4 +400,21 @@ describe('01-dfrs-vs-batch', () => {
     const gz = paperResultsFile(D.publishedBatchExperiment.notebook, D.publishedBatchPaperSweep, null, committedRoot()) + '.gz';
     expect(path.basename(provenanceOf(gz))).to.equal('01-dfrs-vs-batch-published-batch.provenance.json');
   });
+
+  it('the HPC2N ablation runs each switch on the same weeks, its default variant on exactly Table 2\'s cells, under a provenance of its own', () => {
+    const cells = expandCells(D.hpc2nAblationExperiment.sweep('paper')).map((c) => c.params);
+    expect(cells).to.have.length(D.HPC2N_ABLATION.variants.reduce((n, v) => n + v.algorithms.length, 0) * D.HPC2N_ABLATION.weeks.paper.length);
+    const weeksOf = (v: { spanning: string; tasks: string }) => [...new Set(cells.filter((c) => c.spanning === v.spanning && c.tasks === v.tasks).map((c) => c.trace_index))];
+    for (const v of D.HPC2N_ABLATION.variants) expect(weeksOf(v), JSON.stringify(v)).to.deep.equal(D.HPC2N_ABLATION.weeks.paper);
+    // the default variant's cells are Table 2's, with the two switches added
+    const canon = (o: Record<string, unknown>) => JSON.stringify(Object.keys(o).filter((k) => k !== 'spanning' && k !== 'tasks').sort().map((k) => [k, o[k]]));
+    const table2 = new Set(gridCells(D.experiment.sweep('paper'), { part: 'table2' }).map(canon));
+    const defaults = cells.filter((x) => x.spanning === 'keep' && x.tasks === 'paper');
+    expect(defaults).to.have.length(D.HPC2N_ABLATION.weeks.paper.length * D.HPC2N_ABLATION.algorithms.length);
+    // one task per processor: the DFRS algorithm only (whole-node batch tasks do not fit the machine)
+    expect(new Set(cells.filter((x) => x.tasks === 'per-processor').map((x) => x.algorithm))).to.deep.equal(new Set([D.DFRS_BEST]));
+    for (const c of defaults.filter((x) => x.algorithm !== 'EASY (as published)')) expect(table2.has(canon(c)), canon(c)).to.equal(true);
+    const gz = paperResultsFile(D.hpc2nAblationExperiment.notebook, D.hpc2nAblationPaperSweep, null, committedRoot()) + '.gz';
+    expect(path.basename(provenanceOf(gz))).to.equal('01-dfrs-vs-batch-hpc2n-ablation.provenance.json');
+  });
 });
