@@ -1,6 +1,8 @@
 /** Ablation summaries of notebook 01: each variant beside the default on the same traces, projected onto the whole set. */
 import { expect } from 'chai';
-import { ablationSummary } from '../../src/schedulers/dfrs/ablation';
+import { ablationSummary, BOUND_READINGS, boundReadingRecords } from '../../src/schedulers/dfrs/ablation';
+import { dfrsBound, dfrsTrace } from '../../src/schedulers/dfrs/experiment';
+import { degradationFromBound } from '../../src/metrics/dfrs';
 
 describe('dfrs ablation summary', () => {
   const rec = (trace: string, algorithm: string, spanning: string, tasks: string, degradation: number) => ({ trace, algorithm, spanning, tasks, degradation });
@@ -37,5 +39,36 @@ describe('dfrs ablation summary', () => {
   it('reads another metric when asked', () => {
     const rows = ablationSummary(records.map((r) => ({ ...r, uu: r.degradation / 100 })), { ...options, metric: 'uu' });
     expect(rows[0].avg).to.be.closeTo(0.2, 1e-12);
+  });
+});
+
+describe('dfrs bound readings', () => {
+  // A small seeded synthetic trace: the bound is a max flow, milliseconds here.
+  const trace = dfrsTrace({ trace_set: 'unscaled', trace_index: 0, jobs_per_trace: 60, base_seed: 'bound-readings' });
+  const bound = dfrsBound(trace.jobs, trace.nodes);
+  const records = [
+    { trace: trace.name, algorithm: 'A', max_stretch: 3 * bound, bound, degradation: 3 },
+    { trace: trace.name, algorithm: 'B', max_stretch: 5 * bound, bound, degradation: 5 },
+  ];
+
+  it('re-divides each committed maximum stretch by every reading of the bound, keeping the records as the default', () => {
+    let built = 0;
+    const out = boundReadingRecords(records, () => (built++, trace));
+    expect(out.filter((r) => r.bound_reading === 'default')).to.deep.equal(records.map((r) => ({ ...r, bound_reading: 'default' })));
+    expect(built, 'one bound per reading and trace').to.equal(Object.keys(BOUND_READINGS).length);
+    for (const [name, boundOf] of Object.entries(BOUND_READINGS)) {
+      const b = boundOf(trace);
+      for (const r of out.filter((x) => x.bound_reading === name)) {
+        expect(r.bound).to.equal(b);
+        expect(r.degradation).to.be.closeTo(degradationFromBound(r.max_stretch, b), 1e-12);
+      }
+    }
+    // More capacity cannot raise the bound, a larger threshold cannot either (bounded stretch only shrinks).
+    expect(BOUND_READINGS['nodes=cores'](trace)).to.be.at.most(bound);
+    expect(BOUND_READINGS['threshold=60'](trace)).to.be.at.most(bound);
+    // The projection reads them like any switch.
+    const rows = ablationSummary(out, { switches: ['bound_reading'], defaults: { bound_reading: 'default' }, fullSetAverage: () => 10, published: () => 20 });
+    expect(rows.map((r) => r.variant)).to.include.members(['default', ...Object.keys(BOUND_READINGS).map((k) => `bound_reading=${k}`)]);
+    expect(rows.find((r) => r.variant === 'default' && r.algorithm === 'A')!.ratio_to_default).to.equal(1);
   });
 });

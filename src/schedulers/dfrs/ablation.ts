@@ -8,6 +8,10 @@
  * against the published value.
  */
 import { mean } from 'simple-statistics';
+import { maxStretchLowerBound } from '../../bounds/maxstretch';
+import type { DfrsJob } from '../../workloads/dfrs';
+import { dfrsBound } from './experiment';
+import { degradationFromBound } from '../../metrics/dfrs';
 
 /** How to read an ablation's records. */
 export interface AblationOptions {
@@ -69,4 +73,42 @@ export function ablationSummary(records: readonly Record<string, unknown>[], opt
     const published = options.published(algorithm);
     return { variant, algorithm, traces: rs.length, avg, ratio_to_default: ratio, projected, published, projected_over_published: projected / published };
   });
+}
+
+/**
+ * Readings of Theorem 1's inputs the paper leaves open (the HPC2N ×0.8
+ * question): another bounded-stretch threshold, every task at CPU need 1, or
+ * every core counted as a node. A reading changes only the bound, so a
+ * committed maximum stretch divided by the reading's bound is that reading's
+ * degradation: nothing is re-simulated.
+ */
+export const BOUND_READINGS: Readonly<Record<string, (trace: { jobs: readonly DfrsJob[]; nodes: number; cores: number }) => number>> = {
+  'threshold=60': (t) => maxStretchLowerBound(t.jobs, { nodes: t.nodes, threshold: 60 }).bound,
+  'cpuNeed=1': (t) => dfrsBound(t.jobs.map((j) => ({ ...j, cpuNeed: 1 })), t.nodes),
+  'nodes=cores': (t) => dfrsBound(t.jobs, t.nodes * t.cores),
+};
+
+/**
+ * Each record again under every bound reading, with `bound_reading` set
+ * ('default' for the record itself) and `bound`/`degradation` recomputed from
+ * its `max_stretch`; ready for {@link ablationSummary} with the switch
+ * 'bound_reading'. `traceOf` gives a record's trace; a trace's bounds are
+ * computed once.
+ */
+export function boundReadingRecords<R extends { trace: string; max_stretch: number; bound: number }>(
+  records: readonly R[],
+  traceOf: (record: R) => { jobs: readonly DfrsJob[]; nodes: number; cores: number },
+  readings: Readonly<Record<string, (trace: { jobs: readonly DfrsJob[]; nodes: number; cores: number }) => number>> = BOUND_READINGS,
+): (R & { bound_reading: string })[] {
+  const bounds = new Map<string, number>();
+  const out: (R & { bound_reading: string })[] = records.map((r) => ({ ...r, bound_reading: 'default' }));
+  for (const [name, boundOf] of Object.entries(readings)) {
+    for (const r of records) {
+      const key = `${name}\u0000${r.trace}`;
+      let bound = bounds.get(key);
+      if (bound === undefined) bounds.set(key, (bound = boundOf(traceOf(r))));
+      out.push({ ...r, bound_reading: name, bound, degradation: degradationFromBound(r.max_stretch, bound) });
+    }
+  }
+  return out;
 }

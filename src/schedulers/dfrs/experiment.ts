@@ -226,15 +226,21 @@ export interface PreparedDfrsTrace {
   batchUnit: BatchUnit;
 }
 
-/** Build a trace and compute its bound once (all algorithms share it). */
+/**
+ * Build a trace; its bound is computed on first use, once (all algorithms
+ * share it, and a render from committed results reads it from the records).
+ */
 export function prepareDfrsTrace(spec: DfrsTraceSpec): PreparedDfrsTrace {
   const t = dfrsTrace(spec);
+  let bound: number | undefined;
   return {
     labels: { trace_set: spec.trace_set, trace: t.name, load: spec.load ?? null },
     jobs: t.jobs,
     nodes: t.nodes,
     cores: t.cores,
-    bound: dfrsBound(t.jobs, t.nodes),
+    get bound() {
+      return (bound ??= dfrsBound(t.jobs, t.nodes));
+    },
     batchUnit: spec.trace_set === 'hpc2n' ? 'core' : 'node',
   };
 }
