@@ -28,6 +28,11 @@ code = [c for c in nb["cells"] if c.get("cell_type") == "code"]
 # kernel counts one execution per non-empty code cell, in order: write that count.
 n = 0
 for c in code:
+    # Outputs holding charts are never folded into a scroll box (Jupyter folds
+    # outputs taller than 100 lines; a chart below the fold stays blank).
+    if any("application/vnd.plotly.v1+json" in o.get("data", {}) for o in c.get("outputs", [])):
+        c.setdefault("metadata", {})["scrolled"] = False
+for c in code:
     if "".join(c.get("source", "")).strip():
         n += 1
         c["execution_count"] = n

@@ -566,6 +566,7 @@ export function barChart(o: BarChartOptions): Figure {
   const bounds = yBoundsOf(o);
   const groups = groupBy(o.data, o.series);
   const styles = chartStyles([...groups.keys()].map((k) => k || o.y));
+  let clipped = 0;
   for (const [name, rows] of groups) {
     const key = name || o.y;
     const color = (styles.get(key) as SeriesStyle).color;
@@ -580,9 +581,11 @@ export function barChart(o: BarChartOptions): Figure {
       error_y: o.error ? errorBars(ys, rows.map((r) => numberField(r, o.error as string, 'barChart')), bounds, !!o.logY, '#333') : undefined,
       showlegend: o.series !== undefined,
     });
+    if (o.error) clipped += clippedEnds(ys, ys, rows.map((r) => numberField(r, o.error as string, 'barChart')), bounds, !!o.logY).x.length;
   }
   const base = baseLayout(o);
-  return figure(traces, { ...o }, { barmode: o.mode ?? 'group', bargap: 0.2, bargroupgap: 0.05, xaxis: { ...(base.xaxis as PlotlyObject), type: 'category' } });
+  const notes = clipped ? { annotations: [{ name: 'note', text: `${clipped} error bar${clipped > 1 ? 's' : ''} cut at the ${o.logY ? 'log axis (a 95% CI reaching 0 or below)' : 'range of the quantity'}` }] } : {};
+  return figure(traces, { ...o }, { barmode: o.mode ?? 'group', bargap: 0.2, bargroupgap: 0.05, xaxis: { ...(base.xaxis as PlotlyObject), type: 'category' }, ...notes });
 }
 
 /** Options of `cdfChart`: the records, the value column and the series column. */

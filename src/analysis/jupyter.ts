@@ -52,6 +52,12 @@ define(['base/js/namespace', 'notebook/js/outputarea', 'require'], function (Jup
     });
   }, { rootMargin: '800px 0px' }) : null;
   function append(json, md, element) {
+    // A chart never sits in a scroll box: the notebook folds an output taller
+    // than 100 lines into one, and a chart below its fold stays blank until
+    // the reader scrolls inside it. (A cell's saved "scrolled" metadata, read
+    // after its outputs, still wins.)
+    this.scroll_state = false;
+    if (this.scrolled) this.unscroll_area();
     var sub = this.create_output_subarea(md, 'output_schedlab_plotly', MIME);
     var div = document.createElement('div');
     var layout = json.layout || {};

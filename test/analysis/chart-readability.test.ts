@@ -94,6 +94,11 @@ describe('charts: cut error bars and layout', () => {
     expect(notes.map((a) => a.text).join()).to.match(/1 error bar cut at the log axis/);
   });
 
+  it('grouped bars say so under the chart when a CI is cut at a log axis', () => {
+    const f = barChart({ data: [{ p: 'a', x: 1, y: 2, e: 5 }, { p: 'b', x: 1, y: 3, e: 1 }], x: 'x', y: 'y', series: 'p', error: 'e', logY: true });
+    expect((f.layout.annotations as { text: string }[]).map((a) => a.text).join()).to.match(/1 error bar cut at the log axis/);
+  });
+
   it('three panels and their legend fit the width of a notebook cell', () => {
     const data = ['CTC-SP2', 'KTH-SP2', 'Lublin 2003'].flatMap((workload) =>
       ['fcfs', 'easy', 'conservative', 'easy-sjbf'].flatMap((policy, k) => [0.5, 0.9].map((load) => ({ workload, policy, load, mean: load * (k + 1) }))));

@@ -64,6 +64,9 @@ runLast(describe('notebooks at their default scale: paper scale from the committ
       // Complete, or partial with its coverage said at the top (a sweep still running).
       expect(text).to.match(/paper-scale results (complete|INCOMPLETE — \d+ of \d+ cells \([\d.]+%\))/);
       expect(text).to.match(/re-ran \d+ sampled cells live .*: every result identical to the committed one/);
+      // Status lines, not errors: on stdout (Jupyter shows stderr in a pink box).
+      const stderr = nb.cells.flatMap((c: { outputs?: { name?: string; text?: string | string[] }[] }) => (c.outputs ?? []).filter((o) => o.name === 'stderr'));
+      expect(stderr.map((o: { text?: string | string[] }) => [o.text].flat().join('')).join('\n')).to.not.match(/re-ran|identical to the committed|paper-scale results/);
     });
   }
 }));
@@ -83,6 +86,7 @@ export function checkExecution(run: Execution): { cells: any[] } {
       expect(out.output_type, `error output in ${file}`).to.not.equal('error');
       if (out.data?.['application/vnd.plotly.v1+json']) {
         expect(out.data['image/png'], `chart without a static image in ${file}`).to.be.a('string').and.not.be.empty;
+        expect(cell.metadata?.scrolled, `a cell with charts in ${file} may be folded into a scroll box`).to.equal(false);
       }
       const html = out.data?.['text/html'];
       const text = Array.isArray(html) ? html.join('') : String(html ?? '');

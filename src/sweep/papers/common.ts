@@ -149,7 +149,7 @@ export async function runPaperSweep(experiment: PaperExperiment, options: PaperR
       if (shards.some((f) => fs.statSync(f).mtimeMs >= outTime)) {
         const inputs = fs.existsSync(out) ? [out, ...shards] : shards;
         const m = mergeResults(out, inputs, { sweep, log: options.log });
-        (options.log ?? ((s: string) => process.stderr.write(s + '\n')))(
+        (options.log ?? ((s: string) => process.stdout.write(s + '\n')))(
           `${sweep.name}: merged ${shards.length} shard file(s) into ${out} (${m.records} cells, ${m.missing ?? '?'} missing)`,
         );
       }
