@@ -127,3 +127,70 @@ export function scaleContradictions(cells: readonly NotebookCell[], status: Page
   if (!status) return all.filter((s) => s.says !== 'coverage');
   return all.filter((s) => (s.says === 'coverage' ? s.value !== status.coverage : s.says !== status.scale));
 }
+
+/**
+ * The rule for numbers in source markdown (test/notebooks/prose.test.ts): a notebook's
+ * markdown may state only the numbers listed here for it, each under a label saying why —
+ * a parameter of the paper's setup or of our reconstruction ("setup"), or a value the paper
+ * publishes and the prose labels as published ("published"). Our results never qualify.
+ */
+/** Per notebook: label → the numbers its markdown may state under that label (space-separated, no thousands commas). */
+export const ALLOWED: Record<string, Record<string, string>> = {
+  '00-batch-baselines': {
+    'setup: the numbered steps and sections of the page': '1 2 3 4 5 6',
+    'setup: machine sizes from the traces\' headers (CTC-SP2, SDSC-BLUE)': '338 1152',
+    'setup: SWF field number, bounded-slowdown threshold (s), time origin, wide-job fraction 1/8': '0 1 8 9 10',
+    'setup: quick-scale window (jobs)': '3000',
+  },
+  '00-quickstart': { 'setup: the numbered sections of the page': '1 2 3 4 5 6' },
+  '01-dfrs-vs-batch': {
+    'setup: the paper\'s trace sets (182 HPC2N weeks, 100 traces of 1,000 jobs on 128 quad-core nodes, loads 0.1-0.9, load >= 0.7 for Table 3)': '182 100 1000 128 0.1 0.9 0.7',
+    'setup: the paper\'s algorithms (20 in Table 2, 18 DFRS, 116 variants, 98 outside Table 2, 3 greedy and 11 MCB8 combinations, 3 trace sets)': '20 18 116 98 3 11',
+    'setup: the paper\'s 5-minute (300 s) penalty, 600 s period, periods up to 12,000 s (2x-20x the penalty), 8 GB per node, 240 HPC2N processors': '5 300 600 12000 2 8 240',
+    'setup: the paper\'s workload model (CPU need 0.25 or 1.0, memory 10% for 55% of jobs, else 10x% for x in 2..10)': '0.25 1.0 10 55',
+    'setup: our reading (MCB8 tolerance 0.01, yields in [0, 1], bounded stretch threshold 10 s)': '0 0.01 1',
+    'setup: quick scale and the fidelity check (150-job traces, 200-job weeks, 5 loads, 8 and 6 traces, loads 0.5 and 0.9)': '150 200 6 0.5',
+    'published: the paper\'s machine for MCB8 timings (3.2 GHz Xeon)': '3.2',
+  },
+  '02-virtual-clusters': {
+    'setup: the paper\'s instance sets (4 hosts, 6-12 tasks, 1,440 instances; 64 hosts, 100-500 tasks, 10,800 instances; parallel jobs of 1..64 tasks)': '4 6 12 1440 64 100 500 10800',
+    'setup: the paper\'s instance model (capacity 1, needs ~ N(0.5, ...), CV 0.25 or 0.75, slack from 0.1)': '0 1 0.5 0.25 0.75 0.1',
+    'setup: our solver settings (bisection 0.01, RRNZ epsilon 0.01, 50,000 / 500,000 attempts, 100,000 nodes, 600 s backstop)': '0.01 50000 500000 100000 600',
+    'published: GLPK times (about 650 s per 500-task LP, 28.7 s per small MILP) and the paper\'s 3.2 GHz Xeon': '650 28.7 3.2',
+  },
+  '03-evolving-applications': {
+    'setup: the paper\'s tests (1,000 tests of 15-20 applications, 1-10 steps of 500-3,600 s on 1-75 nodes; expand limits 1, 2)': '1000 15 20 1 10 500 3600 75 2',
+    'setup: quick scale (100 tests) and the sensitivity cluster (150 nodes); time origin 0; the 1% and 10% most-wasting applications': '100 150 0',
+  },
+  '04-advance-reservation': {
+    'setup: the paper\'s machine and sweeps (1,024 PEs, UMed 5-9, arrival factor 0.5-1.5 by 0.25, factors 1-5, 10,000 jobs, defaults UMed 7 and {3, 3})': '1024 5 9 0.5 1.5 0.25 10000 1 3 7',
+    'setup: the paper\'s run-time classes (60, 300, 900, 1,800, 3,600, 10,800 s)': '60 300 900 1800 3600 10800',
+    'setup: our calibration (steps (1)-(3), a 50,000-job sample, Lublin ULow 4.5, UHi 10, UProb 0.82, blocks of 128)': '2 50000 4.5 10 0.82 128',
+    'setup: the paper\'s worked example (t_k = 10 k, a 16-PE machine, groups n1-n3 of PEs 0-11, n = 4) and LANL-CM5 groups of 32 PEs': '16 0 4 8 11 32',
+  },
+  '05-measy': {
+    'setup: the paper\'s machine and workloads (320 processors, 200,000 and 100,000 jobs, 20 s migrations, costs 0-1,500 s, 100% CPU usage, the 96% rule, 10 batches)': '320 200000 100000 20 0 1500 100 96 10',
+    'setup: the paper\'s figure numbers in the overview (Figures 9-14)': '9 11 12 13 14',
+    'setup: the paper\'s processor model (speed 1, loss U(0.5%, 4%), e U(0.80, 0.92), range 19.8%-76.6% as mean 48.2% +- 3 sigma 9.47%, usage U(40%, 100%))': '1 0.5 4 0.80 0.92 19.8 76.6 3 48.2 9.47 40',
+    'published: the statistics the workloads are calibrated to (parallelism 23.4 / 10.5, runtime 2606.6 / 11267.0 s, serial share < 18.0% / 40.8%)': '23.4 10.5 2606.6 11267.0 18.0 40.8',
+    'published: the migration-cost thresholds of Section 3.5.3 (900 s / 480 s, 1,500 s / 900 s)': '900 480',
+    'setup: our reconstruction (serial share 17.5%, 70.2% powers of two and CV 1.62 from CTC, repeats k^-2.5 up to 20, harmonic order near 1 not 1.5, Jann size ranges 1, 2, 3-4, ..., 257-320, 77 days of CTC, 300-processor jobs)': '17.5 70.2 1.62 2.5 1.5 2 257 77 300',
+  },
+  '06-your-own-scheduler': {
+    'setup: the numbered sections of the page, a policy of about 20 lines, a 128-processor machine, 5 loads': '1 2 3 4 5 20 128',
+  },
+};
+
+const cellText = (c: NotebookCell) => (Array.isArray(c.source) ? c.source.join('') : c.source);
+
+/** Numbers a notebook's markdown states that its ALLOWED entry does not list, with the line they are on. */
+export function unlistedNumbers(name: string, cells: readonly NotebookCell[]): string[] {
+  const allowed = new Set(Object.values(ALLOWED[name] ?? {}).flatMap((s) => s.split(/\s+/)));
+  const out: string[] = [];
+  cells.forEach((c, i) => {
+    if (c.cell_type !== 'markdown') return;
+    for (const line of cellText(c).split('\n')) for (const n of numbersInProse(line)) if (!allowed.has(n)) out.push(`cell ${i}: ${n} in "${line.trim().slice(0, 120)}"`);
+  });
+  return out;
+}
+
