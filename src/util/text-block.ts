@@ -43,12 +43,8 @@ export class TextBlock {
       b[this.at++] = 45; // '-'
       v = -v;
     }
-    let end = this.at;
-    for (let y = v; ; ) {
-      end++;
-      y = (y / 10) | 0;
-      if (y === 0) break;
-    }
+    // v < 2^31 has at most 10 digits: count them by comparisons, then one division per digit.
+    let end = this.at + (v < 1e5 ? (v < 100 ? (v < 10 ? 1 : 2) : v < 1e3 ? 3 : v < 1e4 ? 4 : 5) : v < 1e7 ? (v < 1e6 ? 6 : 7) : v < 1e8 ? 8 : v < 1e9 ? 9 : 10);
     this.at = end;
     do {
       const q = (v / 10) | 0;
