@@ -73,6 +73,9 @@ export class BatchState implements BatchContext {
   // start at arrival, before any search, and then need no update at all.
   private stale: number[] = [];
   private segProcs = new Uint32Array(0);
+  // Per rank: 1 while the inner nodes count its job as waiting (a job that arrives and starts
+  // between two reads of the index then costs nothing there).
+  private counted = new Uint8Array(0);
   private segEst = new Float64Array(0);
   // Deep queues: the two minima may come from different jobs, so a search can
   // descend far and find nothing. Once searches get costly, each node with at
@@ -424,6 +427,8 @@ export class BatchState implements BatchContext {
     this.size = size;
     this.segProcs = new Uint32Array(size).fill(NO_PROCS);
     this.segEst = new Float64Array(size).fill(Infinity);
+    this.counted = new Uint8Array(size);
+    for (let k = this.qh; k < this.queue.length; k++) if (Number.isNaN(this.start[this.queue[k]])) this.counted[this.rankOf[this.queue[k]]] = 1;
     const waiting = this.queue.length - this.qh;
     // A long queue: every inner node from its children; a short one: the paths above its jobs.
     if (waiting > size >> 4) for (let v = size - 1; v >= 1; v--) this.pullUp(v);
@@ -461,7 +466,13 @@ export class BatchState implements BatchContext {
   /** Bring the inner nodes of the stale ranks up to date (their jobs arrived or started). */
   private refreshIndex(): void {
     const stale = this.stale;
-    for (let k = 0; k < stale.length; k++) this.updateAbove(stale[k]);
+    for (let k = 0; k < stale.length; k++) {
+      const r = stale[k];
+      const waiting = this.leafProcs(r) !== NO_PROCS ? 1 : 0;
+      if (this.counted[r] === waiting) continue;
+      this.counted[r] = waiting;
+      this.updateAbove(r);
+    }
     stale.length = 0;
   }
 
