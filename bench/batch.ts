@@ -71,7 +71,7 @@ function references(): Record<string, unknown> {
     const bin = path.join(dir, 'easy');
     let noGcc = '';
     try {
-      execFileSync('gcc', ['-O2', '-o', bin, path.join(__dirname, 'reference', 'easy.c')], { stdio: 'pipe' });
+      execFileSync('gcc', ['-O2', '-o', bin, path.join(__dirname, 'reference', 'easy.c'), '-lz', '-lm'], { stdio: 'pipe' });
     } catch (e) {
       noGcc = `gcc not available: ${(e as Error).message.split('\n')[0]}`;
     }

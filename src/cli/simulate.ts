@@ -9,7 +9,6 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { generateLublin } from '../workloads/lublin';
 import { headerMachineSize, readSwfColumns } from '../workloads/swf';
 import { columnsOfferedLoad, columnsScaledToLoad, JobColumns, toColumns } from '../workloads/columns';
 import { loadTrace, traceManifest } from '../workloads/traces';
@@ -22,7 +21,6 @@ import { simulateBatch } from '../schedulers/batch/simulate';
 import { scheduleFormatOf, scheduleText, ScheduleFormat, SCHEDULE_FORMATS, ScheduledWorkloadJob } from '../analysis/schedule-files';
 import { InputError, OutputError, UsageError as BaseUsageError, writeFileSafely } from '../util/errors';
 import { DEFAULT_POLICY_BUDGET, policyBudget } from '../util/policy-guard';
-import { simulateInWorker } from './simulate-worker';
 
 export const SIMULATE_USAGE = `usage: schedlab simulate (--trace FILE|NAME | --lublin N [--seed S]) [options]
   --trace FILE|NAME     SWF file (.swf or .swf.gz) or a trace name from data/traces.json
@@ -193,6 +191,8 @@ export async function simulateMain(argv: readonly string[], out: (s: string) => 
       const seedText = flags.get('seed') ?? '1';
       const seed = /^\d+$/.test(seedText) ? Number(seedText) : seedText;
       machineSize = machineSize ?? 128;
+      // The generator and the worker thread of user policies are loaded when used (start-up time).
+      const { generateLublin } = await import('../workloads/lublin');
       objects = generateLublin({ jobs: count, seed, machineSize });
       jobs = toColumns(objects);
       source = `Lublin-Feitelson 2003, ${count} jobs, seed ${seedText}`;
@@ -230,6 +230,7 @@ export async function simulateMain(argv: readonly string[], out: (s: string) => 
   try {
     if (typeof policy !== 'string') {
       // A user's module: in a worker thread, so that a decision that never returns can be stopped and named.
+      const { simulateInWorker } = await import('./simulate-worker');
       const r = await simulateInWorker(jobs, { machineSize, policy, estimates, order }, budget);
       if (!r.ok) {
         process.stderr.write(`schedlab simulate: ${r.message}\n`);

@@ -10,7 +10,7 @@
  * directory, so notebooks and the CLI agree. The checksum is verified on
  * every load and after every download.
  */
-import * as crypto from 'crypto';
+import type * as Crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as zlib from 'zlib';
@@ -103,6 +103,8 @@ export function findTrace(name: string, options: { dir?: string | string[] } = {
 
 /** sha256 (hex) of a buffer. */
 export function sha256(buf: Uint8Array | string): string {
+  // Loaded here, not at the top: most runs read a file by path and never check a checksum.
+  const crypto = require('crypto') as typeof Crypto; // eslint-disable-line @typescript-eslint/no-var-requires
   return crypto.createHash('sha256').update(buf).digest('hex');
 }
 

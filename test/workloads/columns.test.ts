@@ -18,6 +18,25 @@ describe('job columns (typed arrays for millions of jobs)', function () {
   before(() => (tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'schedlab-columns-'))));
   after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
+  it('readSwfColumns sized from the header (MaxRecords right, too high, too low, or past the file size) reads the same columns, gzip or plain', async () => {
+    const zlib = await import('zlib');
+    const part = jobs.slice(0, 3000);
+    const want = toColumns(part);
+    for (const records of [3000, 5000, 1000, 1e9]) {
+      for (const gz of [false, true]) {
+        const text = writeSwf(part, { fields: { MaxRecords: String(records), MaxProcs: String(kth.info.machineSize) } });
+        const file = path.join(tmp, `records-${records}.swf${gz ? '.gz' : ''}`);
+        fs.writeFileSync(file, gz ? zlib.gzipSync(text) : text);
+        const cols = (await readSwfColumns(file)).columns;
+        expect(cols.length, `${records}${gz ? ' gz' : ''}`).to.equal(3000);
+        for (const k of ['id', 'submit', 'runtime', 'procs', 'requestedTime'] as const) {
+          expect(cols[k].length, k).to.equal(3000);
+          expect(Array.from(cols[k]), k).to.deep.equal(Array.from(want[k]));
+        }
+      }
+    }
+  });
+
   it('readSwfColumns reads what readSwf reads, with the same report and errors', async () => {
     const file = path.join(tmp, 'kth.swf');
     fs.writeFileSync(file, writeSwf(jobs, { fields: { MaxProcs: String(kth.info.machineSize) } }));

@@ -65,11 +65,17 @@ export class BatchState implements BatchContext {
   private readonly score: Float64Array;
   // EASY backfill index over arrival ranks (built on first use): each subtree
   // holds the fewest processors and the shortest estimate among its waiting jobs.
+  // Only inner nodes are stored (a leaf is read from the job): fresh memory was a
+  // sixth of a run. No job: NO_PROCS processors (more than any job has) and an
+  // infinite estimate.
   private size = 0;
   // Ranks whose leaf may be out of date (arrived or started since the index was last read): most jobs
   // start at arrival, before any search, and then need no update at all.
   private stale: number[] = [];
-  private segProcs = new Float64Array(0);
+  private segProcs = new Uint32Array(0);
+  // Per rank: 1 while the inner nodes count its job as waiting (a job that arrives and starts
+  // between two reads of the index then costs nothing there).
+  private counted = new Uint8Array(0);
   private segEst = new Float64Array(0);
   // Deep queues: the two minima may come from different jobs, so a search can
   // descend far and find nothing. Once searches get costly, each node with at
@@ -185,7 +191,8 @@ export class BatchState implements BatchContext {
   minWaitingProcs(): number {
     if (this.size === 0) this.buildIndex();
     else if (this.stale.length > 0) this.refreshIndex();
-    return this.segProcs[1];
+    const p = this.nodeProcs(1);
+    return p === NO_PROCS ? Infinity : p;
   }
 
   backfillCandidate(after: number, shadow: number, extra: number): number {
@@ -193,7 +200,7 @@ export class BatchState implements BatchContext {
     else if (this.stale.length > 0) this.refreshIndex();
     let level = 0;
     while (level < this.lvCount && this.lvProcs[level] < this.free) level++;
-    const r = this.nextBackfill(1, 0, this.size - 1, after < 0 ? 0 : this.rankOf[after] + 1, shadow, extra, level);
+    const r = this.nextBackfill(after < 0 ? 0 : this.rankOf[after] + 1, shadow, extra, level);
     if (this.lvCount === 0 && this.visits > 64 * this.jobs.length + 100000) this.buildLevels();
     return r < 0 ? -1 : this.order[r];
   }
@@ -418,46 +425,61 @@ export class BatchState implements BatchContext {
     let size = 1;
     while (size < this.jobs.length) size *= 2;
     this.size = size;
-    this.segProcs = new Float64Array(2 * size).fill(Infinity);
-    this.segEst = new Float64Array(2 * size).fill(Infinity);
-    for (let k = this.qh; k < this.queue.length; k++) {
-      const i = this.queue[k];
-      if (Number.isNaN(this.start[i])) {
-        this.segProcs[size + this.rankOf[i]] = this.procsN[i];
-        this.segEst[size + this.rankOf[i]] = this.fitLen[i];
-      }
-    }
-    for (let v = size - 1; v >= 1; v--) {
-      this.segProcs[v] = Math.min(this.segProcs[2 * v], this.segProcs[2 * v + 1]);
-      this.segEst[v] = Math.min(this.segEst[2 * v], this.segEst[2 * v + 1]);
-    }
+    this.segProcs = new Uint32Array(size).fill(NO_PROCS);
+    this.segEst = new Float64Array(size).fill(Infinity);
+    this.counted = new Uint8Array(size);
+    for (let k = this.qh; k < this.queue.length; k++) if (Number.isNaN(this.start[this.queue[k]])) this.counted[this.rankOf[this.queue[k]]] = 1;
+    const waiting = this.queue.length - this.qh;
+    // A long queue: every inner node from its children; a short one: the paths above its jobs.
+    if (waiting > size >> 4) for (let v = size - 1; v >= 1; v--) this.pullUp(v);
+    else for (let k = this.qh; k < this.queue.length; k++) this.updateAbove(this.rankOf[this.queue[k]]);
   }
 
-  /** Bring the leaves of the stale ranks up to date: a waiting job's size and estimate, else +∞. */
+  /** A leaf's processors: its job's while it waits, NO_PROCS otherwise. */
+  private leafProcs(rank: number): number {
+    return rank < this.arrived && Number.isNaN(this.start[this.order[rank]]) ? this.procsN[this.order[rank]] : NO_PROCS;
+  }
+
+  /** A leaf's estimate (the backfill length): its job's while it waits, +∞ otherwise. */
+  private leafEst(rank: number): number {
+    return rank < this.arrived && Number.isNaN(this.start[this.order[rank]]) ? this.fitLen[this.order[rank]] : Infinity;
+  }
+
+  private nodeProcs(v: number): number {
+    return v >= this.size ? this.leafProcs(v - this.size) : this.segProcs[v];
+  }
+
+  private nodeEst(v: number): number {
+    return v >= this.size ? this.leafEst(v - this.size) : this.segEst[v];
+  }
+
+  /** Inner node v from its children; false when it did not change. */
+  private pullUp(v: number): boolean {
+    const mp = Math.min(this.nodeProcs(2 * v), this.nodeProcs(2 * v + 1));
+    const me = Math.min(this.nodeEst(2 * v), this.nodeEst(2 * v + 1));
+    if (mp === this.segProcs[v] && me === this.segEst[v]) return false;
+    this.segProcs[v] = mp;
+    this.segEst[v] = me;
+    return true;
+  }
+
+  /** Bring the inner nodes of the stale ranks up to date (their jobs arrived or started). */
   private refreshIndex(): void {
-    const { stale, segProcs, size } = this;
+    const stale = this.stale;
     for (let k = 0; k < stale.length; k++) {
       const r = stale[k];
-      const i = this.order[r];
-      if (Number.isNaN(this.start[i])) {
-        if (segProcs[size + r] === Infinity) this.setLeaf(r, this.procsN[i], this.fitLen[i]);
-      } else if (segProcs[size + r] !== Infinity) this.setLeaf(r, Infinity, Infinity);
+      const waiting = this.leafProcs(r) !== NO_PROCS ? 1 : 0;
+      if (this.counted[r] === waiting) continue;
+      this.counted[r] = waiting;
+      this.updateAbove(r);
     }
     stale.length = 0;
   }
 
-  private setLeaf(rank: number, p: number, e: number): void {
-    const { segProcs, segEst } = this;
-    let v = rank + this.size;
-    segProcs[v] = p;
-    segEst[v] = e;
-    for (v >>= 1; v >= 1; v >>= 1) {
-      const mp = Math.min(segProcs[2 * v], segProcs[2 * v + 1]);
-      const me = Math.min(segEst[2 * v], segEst[2 * v + 1]);
-      if (mp === segProcs[v] && me === segEst[v]) break; // nothing changes further up
-      segProcs[v] = mp;
-      segEst[v] = me;
-    }
+  /** The nodes above a leaf whose job arrived or started, up to where nothing changes. */
+  private updateAbove(rank: number): void {
+    let v = (rank + this.size) >> 1;
+    while (v >= 1 && this.pullUp(v)) v >>= 1;
     if (this.lvCount > 0) {
       let u = rank + this.size;
       while (u >= this.lvTop) u >>= 1;
@@ -493,7 +515,12 @@ export class BatchState implements BatchContext {
       for (let l = 0; l < L; l++) {
         let m = Infinity;
         const t = this.lvProcs[l];
-        for (let x = lo; x <= hi; x++) if (this.segProcs[x] <= t && this.segEst[x] < m) m = this.segEst[x];
+        for (let x = lo - this.size; x <= hi - this.size; x++) {
+          if (this.leafProcs(x) <= t) {
+            const e = this.leafEst(x);
+            if (e < m) m = e;
+          }
+        }
         if (lv[v * L + l] !== m) {
           lv[v * L + l] = m;
           changed = true;
@@ -515,20 +542,36 @@ export class BatchState implements BatchContext {
    * First arrival rank ≥ `from` whose job fits now and either ends (by its
    * estimate) by the shadow time or uses only extra processors; −1 if none.
    * A subtree is skipped only when no job in it can pass (now + e is
-   * monotone in e, so the test on the minima is exact pruning).
+   * monotone in e, so the test on the minima is exact pruning). The search
+   * starts at the leaf of `from` and climbs: the candidate is usually close
+   * to it, a few levels up rather than a whole root-to-leaf path away.
    */
-  private nextBackfill(v: number, lo: number, hi: number, from: number, shadow: number, extra: number, level: number): number {
-    if (hi < from) return -1;
+  private nextBackfill(from: number, shadow: number, extra: number, level: number): number {
+    const size = this.size;
+    if (from >= size || !this.passes(1, shadow, extra, level)) return -1;
+    let v = from + size;
+    if (this.passes(v, shadow, extra, level)) return from;
+    for (;;) {
+      // Up to the first ancestor that is a left child, then to its right sibling, the next subtree in rank order.
+      while (v & 1) v >>= 1;
+      if (v === 0) return -1;
+      v++;
+      // Down, leftmost first; a subtree that fails sends the search on from it.
+      while (this.passes(v, shadow, extra, level)) {
+        if (v >= size) return v - size;
+        v <<= 1;
+      }
+    }
+  }
+
+  /** Whether a job of subtree v may pass the backfill test (exact on a leaf). */
+  private passes(v: number, shadow: number, extra: number, level: number): boolean {
     this.visits++;
-    const p = this.segProcs[v];
-    if (!(p <= this.free && (this.now + this.segEst[v] <= shadow || p <= extra))) return -1;
+    const p = this.nodeProcs(v);
+    if (!(p <= this.free && (this.now + this.nodeEst(v) <= shadow || p <= extra))) return false;
     // With levels: every job of at most `free` processors has at most lvProcs[level], so
     // if the shortest of those cannot end by the shadow time only the extra rule is left.
-    if (v < this.lvTop && level < this.lvCount && !(p <= extra) && !(this.now + this.lv[v * this.lvCount + level] <= shadow)) return -1;
-    if (lo === hi) return lo;
-    const mid = (lo + hi) >> 1;
-    const left = this.nextBackfill(2 * v, lo, mid, from, shadow, extra, level);
-    return left >= 0 ? left : this.nextBackfill(2 * v + 1, mid + 1, hi, from, shadow, extra, level);
+    return !(v < this.lvTop && level < this.lvCount && !(p <= extra) && !(this.now + this.lv[v * this.lvCount + level] <= shadow));
   }
 
   /** The profile from running jobs' estimated ends and the reservations made so far. */
@@ -551,6 +594,9 @@ export class BatchState implements BatchContext {
     }
   }
 }
+
+/** The backfill index's "no job here": more processors than any job has (jobs have at most 2^31 − 1). */
+const NO_PROCS = 2 ** 32 - 1;
 
 /** Free processor ids as a min-heap: `take` hands out the lowest ones. */
 class ProcessorNames {
