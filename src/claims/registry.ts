@@ -41,6 +41,8 @@ export interface Claim<V> {
   headline?: boolean;
   /** The computation from our results (absent when not comparable). */
   measure?: (view: V) => Measured;
+  /** Why ours differs, where an ablation found it (which switch moves ours to the published value, or what was ruled out). */
+  cause?: string;
 }
 
 /** Every claim of one paper, with how its values are computed from the notebook's records. */
@@ -67,6 +69,8 @@ export interface ClaimResult {
   /** ours / published for value claims. */
   ratio?: number;
   reason: string;
+  /** The claim's cause, when one is known. */
+  cause?: string;
 }
 
 function publishedText(p: Published): string {
@@ -105,6 +109,7 @@ export function evaluateClaims<V>(registry: ClaimRegistry<V>, records: readonly 
       ours: measured?.text ?? '—',
       ratio: outcome.ratio,
       reason: outcome.reason,
+      ...(c.cause ? { cause: c.cause } : {}),
     };
   });
 }

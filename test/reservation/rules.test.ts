@@ -29,7 +29,7 @@ describe('reservation rules: the end of an open rectangle', () => {
       return p.availabilityRectangle(0, 5, 2);
     };
     expect(closed({ openRectangleEnd: 'last-slot' })).to.deep.equal(closed());
-    expect(closed().end).to.equal(20);
+    expect(closed()!.end).to.equal(20);
   });
 
   it("Du_B: +∞ rectangles tie and it takes the earliest start; with 'last-slot' it takes PE_W's choice", () => {
