@@ -66,7 +66,7 @@ const CAUSES: Record<string, string> = {
   'alike-uMed-acceptance-PE_W-Du_B':
     "partly the end of an open rectangle: ending it at the last time slot instead of +∞ ('last-slot') moves Du_B most of the way to PE_W but not to almost identical, and loses three statements the default reproduces (the PE-Duration and PE_B/Du_W likenesses, PE_W or Du_B best at every UMed); random PEs do not move it (notebook 04, ablation)",
   'flex-others-unstable':
-    "the end of an open rectangle: with 'last-slot' Du_W and PEDu_W flatten or dip at {4, 4} and the statement holds; with +∞ (ours) every policy rises smoothly; random PEs do not change it (notebook 04, ablation)",
+    "the end of an open rectangle: with 'last-slot' Du_W and PEDu_W flatten or dip at {4, 4} and the statement holds (FF and PE_B, which never look at durations, stay smooth); with +∞ (ours) every policy rises smoothly; random PEs do not change it (notebook 04, ablation)",
 };
 
 function alike(sweep: Sweep, metric: Metric, a: string, b: string, headline = false): Claim<ReservationClaimsView> {
