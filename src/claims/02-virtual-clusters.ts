@@ -6,7 +6,7 @@
  * computations notebook 02 uses (src/schedulers/vcsched/analysis.ts).
  */
 import { mean } from 'simple-statistics';
-import { degradationTable, instanceId, meanGapToBound, meanRelativeGap, VcRunRecord } from '../schedulers/vcsched';
+import { curveGapToBound, degradationTable, instanceId, meanGapToBound, meanRelativeGap, VcRunRecord } from '../schedulers/vcsched';
 import { experiment, VcschedPart } from '../sweep/papers/02-virtual-clusters';
 import type { Claim, ClaimRegistry, Measured, Published } from './registry';
 import { experimentView, fmt } from './measures';
@@ -31,6 +31,9 @@ function degradationClaim(set: 'small' | 'large', a: string, k: 'avg' | 'max'): 
     headline: a === 'MCB8' && k === 'avg',
     statement: `${a}: ${k === 'avg' ? 'average' : 'maximum'} percent degradation from best (minimum yield) among the eight MCB variants`,
     published: pct(PUBLISHED_DEGRADATION[set][a][k]),
+    ...(set === 'large' && k === 'max' && ['MCB8', 'MCB5', 'MCB6'].includes(a)
+      ? { cause: "not the generator's truncation: with values clipped to [0, 1] instead of redrawn the maximum stays far above the published one (notebook 02, ablation); it is one near-infeasible instance at slack 0.1-0.2, where a small absolute difference is a large relative one" }
+      : {}),
     measure: (v) => {
       const row = degradationTable(v[set], MCB).find((r) => r.algorithm === a)!;
       return { value: k === 'avg' ? row.avgDegradation : row.maxDegradation, text: `${fmt(k === 'avg' ? row.avgDegradation : row.maxDegradation)}% (${row.solved} solved of ${row.instances} instances)` };
@@ -51,6 +54,14 @@ const gapToBound = (rs: readonly VcRunRecord[], a: string, o: { minSlack?: numbe
   const g = meanGapToBound(rs, a, o);
   return { value: g.gap, text: `${fmt(g.gap)}% below the LP bound (${g.n} instances)` };
 };
+
+/** The paper reads its gaps off Figure 15's average curves: the comparable quantity is the gap between the curves (the per-instance mean beside it). */
+const curveGap = (rs: readonly VcRunRecord[], slack: number): Measured => {
+  const c = curveGapToBound(rs, 'MCB8', slack);
+  const paired = meanGapToBound(rs, 'MCB8', { minSlack: slack, maxSlack: slack });
+  return { value: c.gap, text: `${fmt(c.gap)}% between the average curves (bound over ${c.boundN}, MCB8 over ${c.n} solved instances); mean per-instance gap ${fmt(paired.gap)}%` };
+};
+const CURVE_GAP_CAUSE = 'measured as the paper shows it, the gap between the average curves of Figure 15 (the mean of per-instance gaps, compared before, is another quantity); what remains is the low-slack instances our generator makes feasible';
 
 const claims: Claim<View>[] = [
   ...(['small', 'large'] as const).flatMap((set) => MCB.flatMap((a) => (['avg', 'max'] as const).map((k) => degradationClaim(set, a, k)))),
@@ -109,10 +120,12 @@ const claims: Claim<View>[] = [
   {
     id: 'rrnz-above-rrnd', place: 'Figure 11; Section 4.2.2', statement: 'RRNZ slightly outperforms RRND (minimum yield, small instances)', published: { kind: 'direction' },
     measure: (v) => { const g = meanRelativeGap(v.small, 'RRNZ', 'RRND'); return { value: g.gap, text: `RRNZ ${fmt(g.gap)}% above RRND (${g.n} instances)` }; },
+    cause: "RRNZ draws from a random stream of its own (our choice): on the instances where RRND's draws happened to fit, an independent rounding is worse. With RRNZ drawing from RRND's stream (roundingStream 'shared') it is slightly better than RRND, as published; RRNZ's epsilon alone does not do it (notebook 02, ablation)",
   },
   {
     id: 'infeasible-small', place: 'Figure 13; Section 4.2.2', statement: '60 of the 1,440 small instances were infeasible (no solution found by the exact solver)', published: count(60),
     measure: (v) => { const all = new Set(v.small.map(instanceId)).size; const n = all - feasibleIds(v).size; return { value: n, text: `${n} of ${all}` }; },
+    cause: 'partly the reading of "truncated so that values are between 0 and 1": clipping instead of redrawing gives fewer infeasible instances, still more than published (notebook 02, ablation); the rest is unexplained (seeds, the paper\'s exact generator)',
   },
   ...([['GB', 0], ['SGB', 0], ['MCB8', 1], ['SG', 15]] as const).map(([a, n]): Claim<View> => ({
     id: `fails-feasible-${a}`, place: 'Figure 13; Section 4.2.2', statement: `out of the feasible small instances, ${a} fails ${n === 0 ? 'never' : n === 1 ? 'once' : `${n} times`}`, published: { kind: 'value', value: n, tolerance: { absolute: n === 0 ? 0 : Math.max(1, Math.round(0.2 * n)) } },
@@ -120,8 +133,8 @@ const claims: Claim<View>[] = [
   })),
   { id: 'milp-time', place: 'Figure 14; Section 4.2.2', statement: 'the exact MILP took 28.7 s on average; 9 instances over 500 s; one 11,549.29 s', published: timing('the MILP solve time') },
   { id: 'greedy-runtime-small', place: 'Figure 14; Section 4.2.2', statement: 'greedy and MCB8 run times under 0.15 ms on average; RRND and RRNZ a little over 2 ms', published: timing('the heuristics\' run time') },
-  { id: 'mcb8-bound-slack-0.2', place: 'Figure 15; Section 4.2.3', statement: 'MCB8 is only 8% away from the LP upper bound at slack 0.2 (large instances)', published: pct(8), measure: (v) => gapToBound(v.large, 'MCB8', { minSlack: 0.2, maxSlack: 0.2 }) },
-  { id: 'mcb8-bound-slack-0.1', place: 'Figure 15; Section 4.2.3', statement: 'MCB8 is 37% away from the LP upper bound at slack 0.1 (large instances)', published: pct(37), measure: (v) => gapToBound(v.large, 'MCB8', { minSlack: 0.1, maxSlack: 0.1 }) },
+  { id: 'mcb8-bound-slack-0.2', place: 'Figure 15; Section 4.2.3', statement: 'MCB8 is only 8% away from the LP upper bound at slack 0.2 (large instances)', published: pct(8), measure: (v) => curveGap(v.large, 0.2), cause: CURVE_GAP_CAUSE },
+  { id: 'mcb8-bound-slack-0.1', place: 'Figure 15; Section 4.2.3', statement: 'MCB8 is 37% away from the LP upper bound at slack 0.1 (large instances)', published: pct(37), measure: (v) => curveGap(v.large, 0.1), cause: CURVE_GAP_CAUSE },
   { id: 'mcb8-bound-slack-0.3+', place: 'Figure 15; Section 4.2.3', statement: 'MCB8 is extremely close to the upper bound as soon as the slack is 0.3 or larger (read: within 1%)', published: { kind: 'direction' }, measure: (v) => { const g = meanGapToBound(v.large, 'MCB8', { minSlack: 0.3 }); return { value: 1 - g.gap, text: `${fmt(g.gap)}% below the bound (${g.n} instances)` }; } },
   ...['GR', 'SG', 'GB', 'SGB'].map((a): Claim<View> => ({ id: `greedy-bound-${a}`, place: 'Figure 15; Section 4.2.3', statement: `the greedy algorithms (${a}) are on average 20% below the LP bound for slack larger than 0.2`, published: pct(20), measure: (v) => gapToBound(v.large, a, { minSlack: 0.3 }) })),
   {
@@ -135,6 +148,7 @@ const claims: Claim<View>[] = [
   {
     id: 'rrnd-fails-low-slack', place: 'Figure 15; Section 4.2.3', statement: 'RRND failed to solve any large instance for slack values less than 0.4', published: { kind: 'direction' },
     measure: (v) => { const solved = v.large.filter((r) => r.algorithm === 'RRND' && r.status === 'ok' && r.slack < 0.4 - 1e-9).length; return { value: solved === 0 ? 1 : -solved, text: `${solved} large instances with slack < 0.4 solved by RRND` }; },
+    cause: "the optimal vertex of the relaxation that RRND rounds, not a rounding rule (none changes RRND's draws): from the vertex HiGHS's interior point method with crossover ends at, RRND solves none of the 500-task instances at slack 0.3 that it solves some of from our dual-simplex vertex (notebook 02, ablation)",
   },
   {
     id: 'greedy-higher-avg-yield', place: 'Figure 16; Section 4.2.3', statement: 'the greedy algorithms achieve higher average yields than MCB8 on large instances (read: GR and SG mean average yield above MCB8\'s)', published: { kind: 'direction' },

@@ -61,8 +61,18 @@ function meanAbsDiff(rows: readonly ReservationSummaryRow[], metric: Metric, a: 
 
 const unitOf = (metric: Metric) => (metric === 'acceptanceRate' ? ' points' : ' (relative)');
 
+/** What notebook 04's ablation of the two unstated choices found, per claim. */
+const CAUSES: Record<string, string> = {
+  'alike-uMed-acceptance-PE_W-Du_B':
+    "partly the end of an open rectangle: ending it at the last time slot instead of +∞ ('last-slot') moves Du_B most of the way to PE_W but not to almost identical, and loses three statements the default reproduces (the PE-Duration and PE_B/Du_W likenesses, PE_W or Du_B best at every UMed); random PEs do not move it (notebook 04, ablation)",
+  'flex-others-unstable':
+    "the end of an open rectangle: with 'last-slot' Du_W and PEDu_W flatten or dip at {4, 4} and the statement holds (FF and PE_B, which never look at durations, stay smooth); with +∞ (ours) every policy rises smoothly; random PEs do not change it (notebook 04, ablation)",
+};
+
 function alike(sweep: Sweep, metric: Metric, a: string, b: string, headline = false): Claim<ReservationClaimsView> {
+  const id = `alike-${sweep}-${metric === 'acceptanceRate' ? 'acceptance' : 'slowdown'}-${a}-${b}`;
   return {
+    ...(CAUSES[id] ? { cause: CAUSES[id] } : {}),
     id: `alike-${sweep}-${metric === 'acceptanceRate' ? 'acceptance' : 'slowdown'}-${a}-${b}`, place: `${FIG[sweep][metric]}; ${SEC[sweep]}`, headline,
     statement: `${a} and ${b} behave almost identically in ${metric === 'acceptanceRate' ? 'acceptance rate' : 'average slowdown'} (read: mean absolute difference ≤ ${ALIKE[metric]}${unitOf(metric)})`,
     published: { kind: 'direction' },
@@ -162,7 +172,7 @@ const claims: Claim<ReservationClaimsView>[] = [
     const worst = fits.reduce((a, b) => (b.r < a.r ? b : a));
     return { value: Math.min(m.value, worst.r - 0.9), text: `${m.text}; lowest R² ${fmt(worst.r)} (${worst.p})` };
   } },
-  { id: 'flex-others-unstable', place: 'Figure 6; Section 6.2.3', statement: 'the improvements of the other four strategies are not stable (read: their mean R² of a linear fit is below the lowest R² of PE_W, Du_B and PEDu_B)', published: { kind: 'direction' }, measure: (v) => {
+  { id: 'flex-others-unstable', cause: CAUSES['flex-others-unstable'], place: 'Figure 6; Section 6.2.3', statement: 'the improvements of the other four strategies are not stable (read: their mean R² of a linear fit is below the lowest R² of PE_W, Du_B and PEDu_B)', published: { kind: 'direction' }, measure: (v) => {
     const others = POLICIES.filter((p) => !STABLE.includes(p)).map((p) => r2(v.flexibility, p));
     const meanOthers = others.reduce((a, b) => a + b, 0) / others.length;
     const minStable = Math.min(...STABLE.map((p) => r2(v.flexibility, p)));

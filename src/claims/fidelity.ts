@@ -31,7 +31,7 @@ export function fidelityMarkdown(evaluated: readonly NotebookClaims[]): string {
     out.push(`## ${c.notebook}`, '', `${c.paper}. ${c.status}.`, '', '| verdict | place | claim | published | ours | why |', '|---|---|---|---|---|---|');
     for (const r of c.results) {
       const v = r.verdict === 'same direction, different size' && r.ratio !== undefined ? `${r.verdict} (ratio ${r.ratio.toFixed(2)})` : r.verdict;
-      out.push(`| ${[v, r.place, r.statement, r.published, r.ours, r.reason].map(cell).join(' | ')} |`);
+      out.push(`| ${[v, r.place, r.statement, r.published, r.ours, r.cause ? `${r.reason}; cause: ${r.cause}` : r.reason].map(cell).join(' | ')} |`);
     }
     out.push('');
   }

@@ -42,6 +42,8 @@ export interface Claim<V> {
   headline?: boolean;
   /** The computation from our results (absent when not comparable). */
   measure?: (view: V) => Measured;
+  /** Why ours differs, where an ablation found it (which switch moves ours to the published value, or what was ruled out). */
+  cause?: string;
 }
 
 /** Every claim of one paper, with how its values are computed from the notebook's records. */
@@ -72,6 +74,8 @@ export interface ClaimResult {
   reason: string;
   /** A value claim's numbers: the published value, ours and our 95 % CI (when there are samples), for charts. */
   values?: { published: number; ours: number; low?: number; high?: number };
+  /** The claim's cause, when one is known. */
+  cause?: string;
 }
 
 function publishedText(p: Published): string {
@@ -115,6 +119,7 @@ export function evaluateOnView<V>(registry: ClaimRegistry<V>, view: V | null): C
       ratio: outcome.ratio,
       reason: outcome.reason,
       values: c.published.kind === 'value' && measured && Number.isFinite(measured.value) ? valuesOf(c.published.value, measured) : undefined,
+      ...(c.cause ? { cause: c.cause } : {}),
     };
   });
 }

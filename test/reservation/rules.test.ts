@@ -29,7 +29,7 @@ describe('reservation rules: the end of an open rectangle', () => {
       return p.availabilityRectangle(0, 5, 2);
     };
     expect(closed({ openRectangleEnd: 'last-slot' })).to.deep.equal(closed());
-    expect(closed().end).to.equal(20);
+    expect(closed()!.end).to.equal(20);
   });
 
   it("Du_B: +∞ rectangles tie and it takes the earliest start; with 'last-slot' it takes PE_W's choice", () => {
@@ -93,13 +93,15 @@ describe('reservation rules: which PEs a job gets', () => {
 describe('reservation: likeness of policy pairs', () => {
   it('ranks the 21 pairs by mean absolute difference over the settings, the most alike first', async () => {
     const { policyPairLikeness, RESERVATION_POLICIES } = await import('../../src/schedulers/reservation');
-    // Acceptance = 10·(index) at x = 1 and 10·(index) + (index === 2 ? 6 : 0) at x = 2: PE_B (1) & PE_W (2) differ by 10, then 16.
+    // Acceptance = 10·(index) at x = 1, and PE_W (index 2) 6 points higher at x = 2: PE_B & PE_W differ by 10 then 16
+    // (mean 13), PE_W & Du_B by 10 then 4 (mean 7: the most alike), every other neighbouring pair by 10.
     const rows = [1, 2].flatMap((x) => RESERVATION_POLICIES.map((policy, i) => ({
       experiment: 'uMed' as const, x, policy, replications: 5, acceptanceRate: 10 * i + (x === 2 && i === 2 ? 6 : 0), acceptanceRateCi95: 0, averageSlowdown: 1, averageSlowdownCi95: 0, utilization: 50, utilizationCi95: 0,
     })));
     const pairs = policyPairLikeness(rows);
     expect(pairs).to.have.length(21);
-    expect(pairs[0].meanAbsDiff).to.equal(10);
+    expect(pairs[0]).to.include({ pair: 'PE_W & Du_B', meanAbsDiff: 7, rank: 1 });
+    expect(pairs[1].meanAbsDiff).to.equal(10);
     const pePair = pairs.find((p) => p.pair === 'PE_B & PE_W')!;
     expect(pePair.meanAbsDiff).to.equal(13);
     expect(pairs.map((p) => p.rank)).to.deep.equal(Array.from({ length: 21 }, (_, i) => i + 1));
