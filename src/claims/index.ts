@@ -21,6 +21,7 @@ import { registry as measy } from './05-measy';
 export * from './rules';
 export * from './registry';
 export { everywhere, somewhere, pairedMargin, experimentView } from './measures';
+export { measyAblationRows, measyCauses, MEASY_ABLATION_QUESTIONS, MeasyAblationQuestion, MeasyAblationRow } from './05-measy';
 
 /** Every registry, in notebook order. */
 export const CLAIM_REGISTRIES: readonly ClaimRegistry<any>[] = [dfrs, vcsched, evolving, reservation, measy]; // eslint-disable-line @typescript-eslint/no-explicit-any
