@@ -10,7 +10,8 @@
  * The cells run in the order of PRIORITY (the questions the issue ranks
  * first), so that an interrupted run has answered those; rerunning resumes.
  *
- * Run: npx ts-node --transpile-only scripts/measy-ablations.ts [--workers N] [--scale quick|paper] [--publish]
+ * Run: npx ts-node --transpile-only scripts/measy-ablations.ts [--workers N] [--scale quick|paper] [--publish] [--no-run]
+ * (--no-run: publish what a run, perhaps still going, has finished, without running cells)
  */
 import { publishPaperResults, runPaperSweep } from '../src/sweep/papers';
 import { ablationExperiment } from '../src/sweep/papers/05-measy';
@@ -36,13 +37,16 @@ async function main(): Promise<void> {
   };
   const scale = (value('--scale') ?? 'paper') as 'quick' | 'paper';
   const workers = value('--workers') === undefined ? undefined : Number(value('--workers'));
+  if (args.includes('--no-run')) return publish(scale, args);
   let summary = await runPaperSweep(ablationExperiment, { scale, workers, source: 'run', progress: 'lines', where: scale === 'paper' ? PRIORITY[0] : {} });
   for (const where of scale === 'paper' ? PRIORITY.slice(1) : []) summary = await runPaperSweep(ablationExperiment, { scale, workers, source: 'run', progress: 'lines', where });
   console.log(`${summary.sweep}: ${summary.records.length} cells (${summary.ok} run now, ${summary.skipped} already done, ${summary.failed} failed, ${summary.missing} missing) in ${(summary.elapsedMs / 1000).toFixed(1)} s`);
-  if (args.includes('--publish')) {
-    const p = publishPaperResults(ablationExperiment, { scale, command: `npx ts-node --transpile-only scripts/measy-ablations.ts ${args.join(' ')}` });
-    console.log(`published ${p.ok} of ${p.cells} cells (${p.missing} missing, ${p.failed} failed); cell time ${(p.cellTimeMs / 1000).toFixed(1)} s`);
-  }
+  if (args.includes('--publish')) publish(scale, args);
+}
+
+function publish(scale: 'quick' | 'paper', args: string[]): void {
+  const p = publishPaperResults(ablationExperiment, { scale, command: `npx ts-node --transpile-only scripts/measy-ablations.ts ${args.join(' ')}` });
+  console.log(`published ${p.ok} of ${p.cells} cells (${p.missing} missing, ${p.failed} failed); cell time ${(p.cellTimeMs / 1000).toFixed(1)} s`);
 }
 
 main().catch((e) => {

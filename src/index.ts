@@ -39,4 +39,5 @@ export * as twotier from './schedulers/twotier';
 export * as feitelson96 from './workloads/feitelson96';
 export * as jann97 from './workloads/jann97';
 export * as tsafrir05 from './workloads/tsafrir05';
+export * as runtimeEstimates from './workloads/estimates';
 export * as vcsched from './schedulers/vcsched';

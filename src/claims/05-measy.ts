@@ -225,7 +225,7 @@ export const MEASY_ABLATION_QUESTIONS: readonly MeasyAblationQuestion[] = [
 ];
 
 /** One published statement beside our default and one switch, on the same cells. */
-export interface MeasyAblationRow {
+export type MeasyAblationRow = {
   claim: string;
   statement: string;
   published: string;
@@ -240,7 +240,7 @@ export interface MeasyAblationRow {
   switchedVerdict: Verdict;
   /** 'to the published' (reproduced only with the switch), 'away', 'closer' / 'further' (value claims), or 'no'. */
   moves: string;
-}
+};
 
 const keyOf = (part: string, r: MeasyCellRecord, withLoad: boolean) => JSON.stringify([part, r.workload, withLoad ? r.load : null, r.policy, r.cpuInfo, part === 'costs' ? r.migrationCost : null]);
 

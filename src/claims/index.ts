@@ -29,6 +29,7 @@ export * from './chart';
 export { claimsMarkdown, claimRows } from './render';
 export { everywhere, somewhere, pairedMargin, experimentView } from './measures';
 export { reservationClaimsOn, ABLATION_CLAIM_IDS as RESERVATION_ABLATION_CLAIM_IDS } from './04-advance-reservation';
+export { measyAblationRows, measyCauses, MEASY_ABLATION_QUESTIONS, MeasyAblationQuestion, MeasyAblationRow } from './05-measy';
 
 /** Every registry, in notebook order. */
 export const CLAIM_REGISTRIES: readonly ClaimRegistry<any>[] = [dfrs, vcsched, evolving, reservation, measy]; // eslint-disable-line @typescript-eslint/no-explicit-any

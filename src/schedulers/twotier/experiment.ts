@@ -34,6 +34,7 @@ export type MeasyWorkloadName = 'feitelson' | 'jann' | 'ctc';
  * 'ctc-ratio' (they are the log's), and uses its runtimes under 'exact'.
  */
 export type MeasyEstimateModel = 'tsafrir' | 'ctc-ratio' | 'exact';
+/** The estimate models, default first. */
 export const MEASY_ESTIMATE_MODELS: readonly MeasyEstimateModel[] = ['tsafrir', 'ctc-ratio', 'exact'];
 
 /** A two-tier workload: its model or trace, jobs, load, CPU usage, machine size and seed. */

@@ -48,6 +48,7 @@ export const TWO_TIER_POLICIES: readonly TwoTierPolicy[] = ['easy', 'keasy', 're
  *   overtaken again. It records no promise ('reserve' is not issued).
  */
 export type ReasyReservation = 'text' | 'algorithm';
+/** The readings of REASY's reservation, default first. */
 export const REASY_RESERVATIONS: readonly ReasyReservation[] = ['text', 'algorithm'];
 
 /** Where a job is: not yet submitted, queued, running in the fg or bg tier, or finished. */
