@@ -135,7 +135,7 @@ writeSchedule(run, 'easy_jobs.csv', { format: 'batsim' });`,
     expect(tables).to.have.length(1);
     expect(joined(tables[0].data?.['text/plain'])).to.match(/80 rows × 3 columns; \d+ rows hidden/);
     expect(outputs.filter((o) => o.data?.[PLOTLY_MIME])).to.have.length(1);
-    for (const ext of ['svg', 'png', 'pdf']) expect(fs.existsSync(path.join(project, 'out', 'study', 'figures', `fig01-gantt.${ext}`)), ext).to.equal(true);
+    for (const ext of ['svg', 'png', 'pdf']) expect(fs.existsSync(path.join(project, 'out', 'study', 'figures', `extra-gantt.${ext}`)), ext).to.equal(true);
     const csv = fs.readFileSync(path.join(project, 'easy_jobs.csv'), 'utf8').trim().split('\n');
     // Batsim's out_jobs.csv schema, as its documentation lists it.
     expect(csv[0]).to.equal('job_id,workload_name,profile,submission_time,requested_number_of_resources,requested_time,success,final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,allocated_resources,consumed_energy,metadata');
