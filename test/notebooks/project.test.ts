@@ -91,7 +91,6 @@ describe('a notebook project outside the clone (schedlab init)', function () {
       const opened = await openInBrowser(port, token, 'executed.ipynb');
       expect(opened.charts).to.equal(1);
       expect(opened.hovered, 'plotly hover label').to.equal(true);
-      expect(opened.chartMs, 'ms until the chart is drawn').to.be.below(20000);
       console.log(`      chart drawn ${opened.chartMs} ms after navigation; notebook ${(fs.statSync(executed).size / 1024).toFixed(0)} kB`);
     } finally {
       server.kill();

@@ -27,8 +27,9 @@ export async function openInBrowser(port: number, token: string, file: string): 
   try {
     const page = await ctx.newPage();
     const t0 = Date.now();
-    await page.goto(`http://127.0.0.1:${port}/notebooks/${encodeURIComponent(file)}?token=${token}`);
-    await page.waitForSelector('.js-plotly-plot .hoverlayer', { state: 'attached', timeout: 60000 });
+    // Generous limits: the suite runs two notebook executions beside this on a 2-core machine.
+    await page.goto(`http://127.0.0.1:${port}/notebooks/${encodeURIComponent(file)}?token=${token}`, { waitUntil: 'domcontentloaded', timeout: 180000 });
+    await page.waitForSelector('.js-plotly-plot .hoverlayer', { state: 'attached', timeout: 180000 });
     const chartMs = Date.now() - t0;
     // Hover over a data point of the first chart: plotly must show its hover label.
     const pt = await page.evaluate(() => {
@@ -56,10 +57,13 @@ export async function openInBrowser(port: number, token: string, file: string): 
   }
 }
 
+let serversStarted = 0;
+
 /** Start Debian's classic Jupyter on a free localhost port; resolves once its API answers. */
 export async function startJupyter(dir: string, env: NodeJS.ProcessEnv): Promise<{ server: ChildProcess; port: number; token: string }> {
   const token = 'schedlab-test';
-  const port = 20000 + (process.pid % 20000);
+  // One port per server started by this process (two browser suites share the mocha process).
+  const port = 20000 + ((process.pid * 7 + serversStarted++) % 20000);
   const server = spawn(
     NOTEBOOK_SERVER,
     ['--no-browser', '--ip=127.0.0.1', `--port=${port}`, '--port-retries=0', `--NotebookApp.token=${token}`, `--notebook-dir=${dir}`, '--allow-root'],

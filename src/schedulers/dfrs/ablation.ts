@@ -95,7 +95,7 @@ export const BOUND_READINGS: Readonly<Record<string, (trace: { jobs: readonly Df
  * 'bound_reading'. `traceOf` gives a record's trace; a trace's bounds are
  * computed once.
  */
-export function boundReadingRecords<R extends { trace: string; max_stretch: number; bound: number }>(
+export function boundReadingRecords<R extends { max_stretch: number; bound: number; trace?: unknown }>(
   records: readonly R[],
   traceOf: (record: R) => { jobs: readonly DfrsJob[]; nodes: number; cores: number },
   readings: Readonly<Record<string, (trace: { jobs: readonly DfrsJob[]; nodes: number; cores: number }) => number>> = BOUND_READINGS,
@@ -104,7 +104,7 @@ export function boundReadingRecords<R extends { trace: string; max_stretch: numb
   const out: (R & { bound_reading: string })[] = records.map((r) => ({ ...r, bound_reading: 'default' }));
   for (const [name, boundOf] of Object.entries(readings)) {
     for (const r of records) {
-      const key = `${name}\u0000${r.trace}`;
+      const key = `${name}\u0000${String(r.trace)}`;
       let bound = bounds.get(key);
       if (bound === undefined) bounds.set(key, (bound = boundOf(traceOf(r))));
       out.push({ ...r, bound_reading: name, bound, degradation: degradationFromBound(r.max_stretch, bound) });
