@@ -8,31 +8,16 @@
  *
  * Run: npx ts-node --transpile-only scripts/dfrs-ablation.ts hpc2n [--workers N] [--scale quick|paper] [--publish]
  */
-import { publishPaperResults, runPaperSweep } from '../src/sweep/papers';
 import { hpc2nAblationExperiment } from '../src/sweep/papers/01-dfrs-vs-batch';
 import type { PaperExperiment } from '../src/sweep/papers/common';
+import { runSideSweep } from './lib/side-sweep';
 
 const ABLATIONS: Record<string, PaperExperiment<unknown>> = { hpc2n: hpc2nAblationExperiment as PaperExperiment<unknown> };
 
-async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  const experiment = ABLATIONS[args[0]];
-  if (!experiment) throw new Error(`usage: scripts/dfrs-ablation.ts ${Object.keys(ABLATIONS).join('|')} [--workers N] [--scale quick|paper] [--publish]`);
-  const value = (flag: string) => {
-    const i = args.indexOf(flag);
-    return i >= 0 ? args[i + 1] : undefined;
-  };
-  const scale = (value('--scale') ?? 'paper') as 'quick' | 'paper';
-  const workers = value('--workers') === undefined ? undefined : Number(value('--workers'));
-  const summary = await runPaperSweep(experiment, { scale, workers, source: 'run', progress: 'lines' });
-  console.log(`${summary.sweep}: ${summary.records.length} cells (${summary.ok} run now, ${summary.skipped} already done, ${summary.failed} failed, ${summary.missing} missing) in ${(summary.elapsedMs / 1000).toFixed(1)} s`);
-  if (args.includes('--publish')) {
-    const p = publishPaperResults(experiment, { scale, command: `npx ts-node --transpile-only scripts/dfrs-ablation.ts ${args.join(' ')}` });
-    console.log(`published ${p.ok} of ${p.cells} cells (${p.missing} missing, ${p.failed} failed); cell time ${(p.cellTimeMs / 1000).toFixed(1)} s`);
-  }
+const args = process.argv.slice(2);
+const experiment = ABLATIONS[args[0]];
+if (!experiment) {
+  console.error(`usage: scripts/dfrs-ablation.ts ${Object.keys(ABLATIONS).join('|')} [--workers N] [--scale quick|paper] [--publish]`);
+  process.exit(2);
 }
-
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runSideSweep(experiment, 'scripts/dfrs-ablation.ts', args);

@@ -13,9 +13,9 @@
  * Run: npx ts-node --transpile-only scripts/measy-ablations.ts [--workers N] [--scale quick|paper] [--publish] [--no-run]
  * (--no-run: publish what a run, perhaps still going, has finished, without running cells)
  */
-import { publishPaperResults, runPaperSweep } from '../src/sweep/papers';
 import { ablationExperiment } from '../src/sweep/papers/05-measy';
 import type { CellFilter } from '../src/sweep/grid';
+import { runSideSweep } from './lib/side-sweep';
 
 const PRIORITY: CellFilter[] = [
   { ablation: ['reasy'] },
@@ -29,27 +29,4 @@ const PRIORITY: CellFilter[] = [
   {},
 ];
 
-async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  const value = (flag: string) => {
-    const i = args.indexOf(flag);
-    return i >= 0 ? args[i + 1] : undefined;
-  };
-  const scale = (value('--scale') ?? 'paper') as 'quick' | 'paper';
-  const workers = value('--workers') === undefined ? undefined : Number(value('--workers'));
-  if (args.includes('--no-run')) return publish(scale, args);
-  let summary = await runPaperSweep(ablationExperiment, { scale, workers, source: 'run', progress: 'lines', where: scale === 'paper' ? PRIORITY[0] : {} });
-  for (const where of scale === 'paper' ? PRIORITY.slice(1) : []) summary = await runPaperSweep(ablationExperiment, { scale, workers, source: 'run', progress: 'lines', where });
-  console.log(`${summary.sweep}: ${summary.records.length} cells (${summary.ok} run now, ${summary.skipped} already done, ${summary.failed} failed, ${summary.missing} missing) in ${(summary.elapsedMs / 1000).toFixed(1)} s`);
-  if (args.includes('--publish')) publish(scale, args);
-}
-
-function publish(scale: 'quick' | 'paper', args: string[]): void {
-  const p = publishPaperResults(ablationExperiment, { scale, command: `npx ts-node --transpile-only scripts/measy-ablations.ts ${args.join(' ')}` });
-  console.log(`published ${p.ok} of ${p.cells} cells (${p.missing} missing, ${p.failed} failed); cell time ${(p.cellTimeMs / 1000).toFixed(1)} s`);
-}
-
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runSideSweep(ablationExperiment, 'scripts/measy-ablations.ts', process.argv.slice(2), { priority: PRIORITY });

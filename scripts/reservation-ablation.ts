@@ -9,26 +9,7 @@
  *
  * Run: npx ts-node --transpile-only scripts/reservation-ablation.ts [--workers N] [--scale quick|paper] [--publish]
  */
-import { publishPaperResults, runPaperSweep } from '../src/sweep/papers';
 import { ablationExperiment } from '../src/sweep/papers/04-advance-reservation';
+import { runSideSweep } from './lib/side-sweep';
 
-async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  const value = (flag: string) => {
-    const i = args.indexOf(flag);
-    return i >= 0 ? args[i + 1] : undefined;
-  };
-  const scale = (value('--scale') ?? 'paper') as 'quick' | 'paper';
-  const workers = value('--workers') === undefined ? undefined : Number(value('--workers'));
-  const summary = await runPaperSweep(ablationExperiment, { scale, workers, source: 'run', progress: 'lines' });
-  console.log(`${summary.sweep}: ${summary.records.length} cells (${summary.ok} run now, ${summary.skipped} already done, ${summary.failed} failed, ${summary.missing} missing) in ${(summary.elapsedMs / 1000).toFixed(1)} s`);
-  if (args.includes('--publish')) {
-    const p = publishPaperResults(ablationExperiment, { scale, command: `npx ts-node --transpile-only scripts/reservation-ablation.ts ${args.join(' ')}` });
-    console.log(`published ${p.ok} of ${p.cells} cells (${p.missing} missing, ${p.failed} failed); cell time ${(p.cellTimeMs / 1000).toFixed(1)} s`);
-  }
-}
-
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runSideSweep(ablationExperiment, 'scripts/reservation-ablation.ts', process.argv.slice(2));
