@@ -72,6 +72,11 @@ describe('notebook prose: scale statements', () => {
     expect(scaleContradictions([status('quick'), md('## Discussion at quick scale')])).to.deep.equal([]);
     expect(scaleContradictions([status('paper'), md('The status said complete (875 cells).')]).map((s) => s.value)).to.deep.equal(['complete 875']);
     expect(pageScale([status('quick')])).to.deep.equal({ scale: 'quick', coverage: 'complete 12000' });
+    // A side sweep's own status line passes only as a listed side coverage.
+    const side = [status('paper'), md('Ablation: paper-scale results complete (84 cells, computed at commit b)')];
+    expect(scaleContradictions(side).map((s) => s.value)).to.deep.equal(['complete 84']);
+    expect(scaleContradictions(side, pageScale(side), ['complete 84'])).to.deep.equal([]);
+    expect(scaleContradictions(side, pageScale(side), ['complete 85']).map((s) => s.value)).to.deep.equal(['complete 84']);
   });
 });
 
@@ -99,7 +104,14 @@ runLast(describe('notebook prose, rendered at quick and at paper scale: no scale
     const status = pageScale(cells);
     if (purpose === 'quick' && status) expect(status.scale, `${file} at quick scale: its status line`).to.equal('quick');
     if (purpose === 'default' && status) expect(status.scale, `${file} with committed results: its status line`).to.equal('paper');
-    const bad = scaleContradictions(cells, status);
+    // Side sweeps (ablations) state their own coverage, from each provenance beside the notebook's own.
+    const resultsDir = path.join(__dirname, '..', '..', 'results', name);
+    const sides = fs.existsSync(resultsDir)
+      ? fs.readdirSync(resultsDir).filter((f) => f.endsWith('.provenance.json') && f !== 'provenance.json')
+          .map((f) => JSON.parse(fs.readFileSync(path.join(resultsDir, f), 'utf8')) as { cells: number; ok: number })
+          .map((p) => (p.ok < p.cells ? `incomplete ${p.ok} of ${p.cells}` : `complete ${p.cells}`))
+      : [];
+    const bad = scaleContradictions(cells, status, purpose === 'default' ? sides : []);
     expect(bad.map((s) => `${s.says}${s.value ? ` (${s.value})` : ''}: ${s.text}`), `${file} rendered (${purpose}) under the status ${JSON.stringify(status)}`).to.deep.equal([]);
   };
 

@@ -121,11 +121,15 @@ export function scaleStatements(text: string): ScaleStatement[] {
   return out;
 }
 
-/** The statements of a rendered notebook that contradict its status line (every statement, when it has none). */
-export function scaleContradictions(cells: readonly NotebookCell[], status: PageStatus | null = pageScale(cells)): ScaleStatement[] {
+/**
+ * The statements of a rendered notebook that contradict its status line (every statement, when it has none).
+ * `sideCoverages`: the coverage of the notebook's side sweeps (ablations committed beside its results with
+ * their own provenance, e.g. "complete 2364"), which their own status lines state.
+ */
+export function scaleContradictions(cells: readonly NotebookCell[], status: PageStatus | null = pageScale(cells), sideCoverages: readonly string[] = []): ScaleStatement[] {
   const all = cells.flatMap((c) => scaleStatements(renderedText(c)));
   if (!status) return all.filter((s) => s.says !== 'coverage');
-  return all.filter((s) => (s.says === 'coverage' ? s.value !== status.coverage : s.says !== status.scale));
+  return all.filter((s) => (s.says === 'coverage' ? s.value !== status.coverage && !sideCoverages.includes(s.value ?? '') : s.says !== status.scale));
 }
 
 /**
