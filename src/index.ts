@@ -33,7 +33,7 @@ export * as evolving from './schedulers/evolving';
 export * as sweep from './sweep';
 export * as papers from './sweep/papers';
 export * as claims from './claims';
-export { claimsSummary, claimsFor, headlineChart, claimsMarkdown, claimRows } from './claims';
+export { claimsSummary, claimsFor, countsLine, headlineChart, claimsMarkdown, claimRows } from './claims';
 export * as dfrs from './schedulers/dfrs';
 export * as twotier from './schedulers/twotier';
 export * as feitelson96 from './workloads/feitelson96';

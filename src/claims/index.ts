@@ -5,6 +5,7 @@
  *   evaluateClaims(registry, records)   verdicts of one registry on records
  *   claimsFor(notebook[, committed])     the committed records of a notebook, evaluated (cached per process)
  *   claimsSummary(notebook[, committed]) a notebook's first screen: verdict counts and its three headline claims
+ *   countsLine(claims)                   the verdict counts as one line
  *   headlineChart(notebook[, committed]) the paper's headline chart, ours with the published values over it
  *   claimsMarkdown(results)              claims as a markdown list (published, ours, verdict), for prose rendered from results
  *   claimRows(results)                   claims as table rows (place, claim, published, ours, verdict, why)
@@ -16,7 +17,7 @@ import { CommittedResults, findPaperExperiment, loadCommittedResults } from '../
 import type { Figure } from '../analysis/charts';
 import { ClaimRegistry, ClaimResult, countVerdicts, evaluateOnView } from './registry';
 import { drawHeadlineChart } from './chart';
-import type { Verdict } from './rules';
+import { VERDICTS, Verdict } from './rules';
 import { registry as dfrs } from './01-dfrs-vs-batch';
 import { registry as vcsched } from './02-virtual-clusters';
 import { registry as evolving } from './03-evolving-applications';
@@ -81,6 +82,8 @@ export interface ClaimsSummary {
   status: string;
   /** One row per verdict: `{ verdict, claims }`, every verdict listed. */
   counts: { verdict: Verdict; claims: number }[];
+  /** The same counts as one line (countsLine), short enough for the first screen beside the headline chart. */
+  line: string;
   /** The three claims that matter most (the registry's headline claims, in its order): published vs ours. */
   top: { place: string; claim: string; published: string; ours: string; verdict: Verdict }[];
 }
@@ -93,7 +96,12 @@ export interface ClaimsSummary {
 export function claimsSummary(notebook: string, committed?: CommittedResults): ClaimsSummary {
   const c = claimsFor(notebook, committed);
   const top = c.results.filter((r) => r.headline).slice(0, 3).map((r) => ({ place: r.place, claim: r.statement, published: r.published, ours: r.ours, verdict: r.verdict }));
-  return { notebook: c.notebook, paper: c.paper, status: c.status, counts: Object.entries(c.counts).map(([verdict, claims]) => ({ verdict: verdict as Verdict, claims })), top };
+  return { notebook: c.notebook, paper: c.paper, status: c.status, counts: Object.entries(c.counts).map(([verdict, claims]) => ({ verdict: verdict as Verdict, claims })), line: countsLine(c), top };
+}
+
+/** The verdict counts as one line: "19 claims: 15 reproduced; 0 same direction, different size; 1 contradicted; 3 not comparable". */
+export function countsLine(c: Pick<NotebookClaims, 'results' | 'counts'>): string {
+  return `${c.results.length} claims: ` + VERDICTS.map((v) => `${c.counts[v]} ${v}`).join('; ');
 }
 
 /**

@@ -4,7 +4,7 @@
  * from the committed results: counts per verdict, then every claim with its
  * place in the paper, the published value and ours.
  */
-import { CLAIM_REGISTRIES, claimRegistry, claimsFor, NotebookClaims, VERDICTS, Verdict } from '../claims';
+import { CLAIM_REGISTRIES, claimRegistry, claimsFor, countsLine, NotebookClaims, VERDICTS, Verdict } from '../claims';
 import { UsageError } from '../util/errors';
 
 const USAGE = `usage: schedlab claims <notebook>|all [--verdict V] [--json]
@@ -14,11 +14,6 @@ Prints every claim the notebook's paper states, its place in the paper, the publ
 --json prints the evaluation as JSON. <notebook>: a name or unique prefix (03); all: every registry.`;
 
 const VERDICT_FLAG: Record<string, Verdict> = { reproduced: 'reproduced', different: 'same direction, different size', contradicted: 'contradicted', 'not-comparable': 'not comparable' };
-
-/** The verdict counts as one line. */
-export function countsLine(c: NotebookClaims): string {
-  return `${c.results.length} claims: ` + VERDICTS.map((v) => `${c.counts[v]} ${v}`).join(', ');
-}
 
 /** The evaluation of one notebook as text. */
 export function formatClaims(c: NotebookClaims, only?: Verdict): string {

@@ -10,27 +10,10 @@
 import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
-import { committedRoot, PAPER_EXPERIMENTS, paperResultsFile } from '../../src/sweep/papers';
 import { committedNotebooks, execution, Execution, notebooks, prefetch, prefetchRequested, runLast } from '../support/notebook-runs';
 
-/**
- * Notebooks whose paper-scale results are committed for the current sweep
- * definition (they render those by default). Read from provenance.json, which
- * names the definition, instead of decoding every record.
- */
-const committed = committedNotebooks((name) => {
-  const e = PAPER_EXPERIMENTS.find((x) => x.notebook === name);
-  if (!e) return false;
-  const sweep = e.sweep('paper');
-  const gz = paperResultsFile(name, sweep, null, committedRoot()) + '.gz';
-  const prov = path.join(path.dirname(gz), 'provenance.json');
-  if (!fs.existsSync(gz) || !fs.existsSync(prov)) return false;
-  try {
-    return JSON.parse(fs.readFileSync(prov, 'utf8')).definition === sweep.fingerprint;
-  } catch {
-    return false;
-  }
-});
+/** Notebooks whose paper-scale results are committed (they render those by default). */
+const committed = committedNotebooks();
 if (prefetchRequested) prefetch(committed);
 
 runLast(describe('notebooks (executed headlessly at quick scale)', function () {

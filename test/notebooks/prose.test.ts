@@ -20,7 +20,6 @@
 import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
-import { committedRoot, PAPER_EXPERIMENTS, paperResultsFile } from '../../src/sweep/papers';
 import { committedNotebooks, execution, notebooks, root, runLast } from '../support/notebook-runs';
 import { ALLOWED, NotebookCell, numbersInProse, pageScale, scaleContradictions, scaleStatements, unlistedNumbers } from '../support/prose';
 
@@ -80,18 +79,8 @@ describe('notebook prose: scale statements', () => {
   });
 });
 
-/** Notebooks whose paper-scale results are committed for the current sweep definition (as test/notebooks/notebooks.test.ts reads them). */
-const committed = committedNotebooks((name) => {
-  const e = PAPER_EXPERIMENTS.find((x) => x.notebook === name);
-  if (!e) return false;
-  const sweep = e.sweep('paper');
-  const prov = path.join(path.dirname(paperResultsFile(name, sweep, null, committedRoot()) + '.gz'), 'provenance.json');
-  try {
-    return JSON.parse(fs.readFileSync(prov, 'utf8')).definition === sweep.fingerprint;
-  } catch {
-    return false;
-  }
-});
+/** Notebooks whose paper-scale results are committed for the current sweep definition (they render those by default). */
+const committed = committedNotebooks();
 
 runLast(describe('notebook prose, rendered at quick and at paper scale: no scale or coverage other than the status line\'s', function () {
   this.timeout(60 * 60 * 1000);

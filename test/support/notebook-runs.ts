@@ -14,6 +14,7 @@ import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { committedRoot, PAPER_EXPERIMENTS, paperResultsFile } from '../../src/sweep/papers';
 
 export const root = path.resolve(__dirname, '../..');
 
@@ -30,6 +31,8 @@ export interface Execution {
   /** What the run wrote on stderr (the last 64 KiB). */
   stderr: string;
   seconds: number;
+  /** When the run started (ms since the epoch). */
+  started: number;
   /** CPU seconds (user + system) of the run and everything it waited for, as scripts/run-notebook.sh reports them (null if it did not finish). */
   cpuSeconds: number | null;
 }
@@ -94,7 +97,7 @@ function runNow(file: string, purpose: Purpose): Promise<Execution> {
       fs.closeSync(fd);
       const text = fs.readFileSync(log, 'utf8');
       const cpu = /\[notebook\] .*: ok in \d+ s \((\d+) s CPU\)/.exec(text);
-      const run: Execution = { file, outRoot, status, stderr: text.slice(-65536), seconds: (Date.now() - t0) / 1000, cpuSeconds: cpu ? Number(cpu[1]) : null };
+      const run: Execution = { file, outRoot, status, stderr: text.slice(-65536), seconds: (Date.now() - t0) / 1000, started: t0, cpuSeconds: cpu ? Number(cpu[1]) : null };
       finished.push({ purpose, ...run });
       resolve(run);
     };
@@ -133,9 +136,26 @@ export function execution(file: string, purpose: Purpose): Promise<Execution> {
   return p;
 }
 
-/** The notebooks whose paper-scale results are committed (they render those by default). */
-export function committedNotebooks(hasCommitted: (name: string) => boolean): string[] {
-  return notebooks.filter((f) => hasCommitted(path.basename(f, '.ipynb')));
+/**
+ * The notebooks whose paper-scale results are committed for the current sweep
+ * definition: they render those by default. Read from provenance.json, which
+ * names the definition, instead of decoding every record.
+ */
+export function committedNotebooks(): string[] {
+  return notebooks.filter((f) => {
+    const name = path.basename(f, '.ipynb');
+    const e = PAPER_EXPERIMENTS.find((x) => x.notebook === name);
+    if (!e) return false;
+    const sweep = e.sweep('paper');
+    const gz = paperResultsFile(name, sweep, null, committedRoot()) + '.gz';
+    const prov = path.join(path.dirname(gz), 'provenance.json');
+    if (!fs.existsSync(gz) || !fs.existsSync(prov)) return false;
+    try {
+      return JSON.parse(fs.readFileSync(prov, 'utf8')).definition === sweep.fingerprint;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /**
