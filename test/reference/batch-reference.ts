@@ -72,21 +72,19 @@ class PointProfile {
 
   /** Build from intervals [s, e) each taking p processors, seen from `now` on. */
   constructor(machineSize: number, now: number, intervals: { s: number; e: number; p: number }[]) {
-    const edges: [number, number][] = [];
+    // The change of free processors at each time (whole numbers: the order of the sum does not matter).
+    const change = new Map<number, number>([[now, 0]]);
     for (const { s, e, p } of intervals) {
       if (e <= s) continue;
-      edges.push([Math.max(s, now), -p], [e, p]);
+      const from = Math.max(s, now);
+      change.set(from, (change.get(from) ?? 0) - p);
+      change.set(e, (change.get(e) ?? 0) + p);
     }
-    edges.sort((a, b) => a[0] - b[0]);
-    this.time.push(now);
-    this.free.push(machineSize);
-    for (const [t, d] of edges) {
-      const last = this.time.length - 1;
-      if (this.time[last] === t) this.free[last] += d;
-      else {
-        this.time.push(t);
-        this.free.push(this.free[last] + d);
-      }
+    let free = machineSize;
+    for (const t of Float64Array.from(change.keys()).sort()) {
+      free += change.get(t) as number;
+      this.time.push(t);
+      this.free.push(free);
     }
   }
 

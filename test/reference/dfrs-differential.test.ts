@@ -177,15 +177,24 @@ function referenceRun(jobs: readonly DfrsJob[], nodes: number, alg: DfrsAlgorith
     const sorted = active.slice().sort(byPriority);
     const young = (j: number) => limit !== undefined && running.includes(j) && (limit.kind === 'minvt' ? vt[j] : t - jobs[j].submit) < limit.seconds;
     let keep = sorted.length;
+    // The first k jobs of `sorted`, for every k at once: their tasks' memory in
+    // order, and what their young jobs hold per node, summed in the same order (the
+    // same numbers as one prefix at a time, without rebuilding each one).
+    const mem: number[] = [];
+    const memEnd = [0];
+    const preMem = [new Float64Array(nodes)];
+    for (const j of sorted) {
+      const pre = preMem[preMem.length - 1].slice();
+      if (young(j)) for (const i of placedOn[j] as number[]) pre[i] += jobs[j].mem;
+      else for (let q = 0; q < jobs[j].tasks; q++) mem.push(jobs[j].mem);
+      preMem.push(pre);
+      memEnd.push(mem.length);
+    }
+    const memAll = Float64Array.from(mem);
+    const noCpu = new Float64Array(mem.length);
     const memOnly = (k: number) => {
-      const preMem = new Float64Array(nodes);
-      const mem: number[] = [];
-      for (const j of sorted.slice(0, k)) {
-        if (young(j)) for (const i of placedOn[j] as number[]) preMem[i] += jobs[j].mem;
-        else for (let q = 0; q < jobs[j].tasks; q++) mem.push(jobs[j].mem);
-      }
-      if (preMem.some((m) => m > 1 + 1e-9)) return false;
-      return packArrays(new Float64Array(mem.length), mem, nodes, 8, { cpu: new Float64Array(nodes), mem: preMem }) !== null;
+      if (preMem[k].some((m) => m > 1 + 1e-9)) return false;
+      return packArrays(noCpu.subarray(0, memEnd[k]), memAll.subarray(0, memEnd[k]), nodes, 8, { cpu: new Float64Array(nodes), mem: preMem[k] }) !== null;
     };
     while (keep > 0 && !memOnly(keep)) keep--;
     for (; keep > 0; keep--) {

@@ -23,7 +23,7 @@ describe('sweep: a cell time-out names the policy call that hung', function () {
     const loopers = { batch: ['batchLooper', 'batch-looper', 'schedule'], twotier: ['twoTierLooper', 'twotier-looper', 'schedule'], dfrs: ['dfrsLooper', 'dfrs-looper', 'priority'], reservation: ['reservationLooper', 'reservation-looper', 'score'] };
     const sum = await runSweep(
       defineSweep({ name: 'policy-timeouts', version: 1, cell: { module: BROKEN, export: 'brokenPolicyCell' }, grid: { family: Object.keys(loopers) }, fixed: { looper: true } }),
-      { out: path.join(tmp, 'out.jsonl'), workers: 2, cellTimeoutMs: 4000, progress: 'none', handleSigint: false, log: () => {} },
+      { out: path.join(tmp, 'out.jsonl'), workers: 4, cellTimeoutMs: 1500, progress: 'none', handleSigint: false, log: () => {} },
     );
     expect(sum.failed).to.equal(4);
     for (const r of sum.records) {
@@ -31,7 +31,7 @@ describe('sweep: a cell time-out names the policy call that hung', function () {
       const [exp, name, decision] = loopers[family];
       expect(r.error?.name).to.equal('CellTimeout');
       expect(r.error?.message, family).to.match(
-        new RegExp(`^cell timed out after 4\\.0 s \\(worker terminated\\) in policy '${name}' \\(.*broken-policies\\.ts#${exp}\\): ${decision} at simulated time \\d+(\\.\\d+)?, running for \\d+\\.\\d s$`),
+        new RegExp(`^cell timed out after 1\\.5 s \\(worker terminated\\) in policy '${name}' \\(.*broken-policies\\.ts#${exp}\\): ${decision} at simulated time \\d+(\\.\\d+)?, running for \\d+\\.\\d s$`),
       );
     }
   });
