@@ -759,7 +759,8 @@ export function builtinYields(
   nodeCount: number,
   horizon: number,
 ): Float64Array {
-  const mapped: MappedJob[] = running.map((j) => ({ need: j.need, nodes: j.nodes as ArrayLike<number>, maxYield: j.maxYield }));
+  // Running jobs have their nodes: they are mapped jobs as they are (no copy per decision).
+  const mapped = running as readonly MappedJob[];
   if (alg.periodic === 'MCB8-stretch') {
     return alg.opt === 'avg' ? minAvgStretchYields(mapped, running, nodeCount, horizon) : minMaxStretchYields(mapped, running, nodeCount, horizon);
   }
