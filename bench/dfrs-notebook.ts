@@ -15,9 +15,13 @@
  *     timing, as the sweep's workers cache them), and every record compared
  *     with the committed one, timing fields aside, bit for bit.
  *  3. Notebook 01 after: each group's (LP-scaled) committed time times the
- *     group's measured after/before CPU ratio (sum over its sampled cells).
- * Run: BENCH_DFRS_BEFORE=/path/to/old/dist npx ts-node --transpile-only -P tsconfig.json bench/dfrs-notebook.ts
- *      (writes bench/results/dfrs-notebook.json)
+ *     group's measured after/before CPU ratio (sum over its sampled cells);
+ *     and, as a second reading, the sampled cells' own CPU time: each
+ *     group's mean times its number of cells (the committed times are wall
+ *     times at various loads; this one excludes building traces and bounds).
+ * Run: BENCH_DFRS_BEFORE=/path/to/old/dist NODE_PATH=node_modules npx ts-node --transpile-only -P tsconfig.json bench/dfrs-notebook.ts
+ *      (writes bench/results/dfrs-notebook.json; BENCH_RESUMMARIZE=1 recomputes
+ *      the summary from the cells already in that file, without running them)
  */
 import * as fs from 'fs';
 import * as os from 'os';
@@ -33,6 +37,7 @@ const ROUNDS = Number(process.env.BENCH_CELL_ROUNDS ?? 2);
 const BEFORE = process.env.BENCH_DFRS_BEFORE;
 
 type Cell = (p: DfrsCellParams) => Promise<unknown>;
+type Sampled = { group: string; trace_set: string; algorithm: string; part: string; trace_index: number; load: unknown; period: unknown; cpuSeconds: Record<string, number>; identicalToCommitted: Record<string, boolean> };
 const builds: Record<string, Cell> = { after: dfrsCell as Cell };
 if (BEFORE) builds.before = (require(path.resolve(BEFORE, 'sweep/papers/01-dfrs-vs-batch.js')) as { dfrsCell: Cell }).dfrsCell;
 
@@ -79,9 +84,11 @@ async function main(): Promise<void> {
 
   // 2. Sampled cells, every build, alternated.
   const rng = createRng(29);
-  const sampled: { group: string; trace_set: string; algorithm: string; part: string; trace_index: number; load: unknown; period: unknown; cpuSeconds: Record<string, number>; identicalToCommitted: Record<string, boolean> }[] = [];
-  const names = Object.keys(builds);
-  for (const [key, g] of [...groups].sort((a, b) => b[1].seconds - a[1].seconds)) {
+  const file = path.join(__dirname, 'results', 'dfrs-notebook.json');
+  const previous = process.env.BENCH_RESUMMARIZE ? (JSON.parse(fs.readFileSync(file, 'utf8')) as { cells: Sampled[]; machine: unknown; date: string }) : undefined;
+  const sampled: Sampled[] = previous?.cells ?? [];
+  const names = previous ? Object.keys(sampled[0].cpuSeconds) : Object.keys(builds);
+  for (const [key, g] of previous ? [] : [...groups].sort((a, b) => b[1].seconds - a[1].seconds)) {
     for (const r of rng.shuffle(g.cells).slice(0, PER_GROUP)) {
       const params = r.params as unknown as DfrsCellParams;
       const want = canonicalJson(withoutTiming(r.result as Json));
@@ -106,24 +113,35 @@ async function main(): Promise<void> {
   const table = [...groups].map(([key, g]) => {
     const cells = sampled.filter((c) => c.group === key);
     const sum = (n: string) => cells.reduce((a, c) => a + c.cpuSeconds[n], 0);
-    const ratio = BEFORE ? sum('after') / sum('before') : NaN;
+    const ratio = names.includes('before') ? sum('after') / sum('before') : NaN;
     return { group: key, cells: g.cells.length, committedCpuHours: hours(g.committedSeconds), cpuHours: hours(g.seconds), share: +(g.seconds / total).toFixed(4), sampled: cells.length, ratio: +ratio.toFixed(3), afterCpuHours: hours(g.seconds * ratio) };
   }).sort((a, b) => b.cpuHours - a.cpuHours);
   const after = table.reduce((a, g) => a + g.afterCpuHours * 3600, 0);
+  const hasBefore = names.includes('before');
+  // The sampled cells' own CPU time, each group's mean times its cells.
+  const direct = (n: string) => [...groups].reduce((a, [key, g]) => {
+    const cells = sampled.filter((c) => c.group === key);
+    return a + (g.cells.length * cells.reduce((x, c) => x + c.cpuSeconds[n], 0)) / Math.max(1, cells.length);
+  }, 0);
   const notebook01 = {
     basis: 'committed run.durationMs of notebook 01 (wall time of cells run on 2 workers beside other work), opt=avg cells scaled by the LP port ratio per trace set (bench/results/dfrs-lp.json); after: each group times the after/before CPU ratio of its sampled cells; 2 cores = total / 2',
     cpuHoursBefore: hours(total),
-    cpuHoursAfter: BEFORE ? hours(after) : null,
+    cpuHoursAfter: hasBefore ? hours(after) : null,
     hoursOn2CoresBefore: hours(total / 2),
-    hoursOn2CoresAfter: BEFORE ? hours(after / 2) : null,
+    hoursOn2CoresAfter: hasBefore ? hours(after / 2) : null,
     targetHoursOn2Cores: 2,
+    fromSampledCpu: {
+      basis: 'each group: mean CPU seconds of its sampled cells times its number of cells (trace and bound building, 1,182 of them for 152,478 cells, and the sweep itself not counted)',
+      ...Object.fromEntries(names.map((n) => [`cpuHours_${n}`, hours(direct(n))])),
+      ...Object.fromEntries(names.map((n) => [`hoursOn2Cores_${n}`, hours(direct(n) / 2)])),
+    },
     sampledCpuSeconds: Object.fromEntries(names.map((n) => [n, +sampled.reduce((a, c) => a + c.cpuSeconds[n], 0).toFixed(2)])),
   };
   console.error(`notebook 01: ${notebook01.cpuHoursBefore} CPU h -> ${notebook01.cpuHoursAfter} CPU h; on 2 cores ${notebook01.hoursOn2CoresBefore} h -> ${notebook01.hoursOn2CoresAfter} h`);
   const out = {
     bench: 'dfrs-notebook',
-    date: new Date().toISOString(),
-    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version, loadAverage1m: { start: loadStart, end: load() } },
+    date: previous?.date ?? new Date().toISOString(),
+    machine: previous?.machine ?? { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version, loadAverage1m: { start: loadStart, end: load() } },
     before: BEFORE ?? null,
     cellsPerGroup: PER_GROUP,
     rounds: ROUNDS,
@@ -132,7 +150,6 @@ async function main(): Promise<void> {
     everyRecordIdenticalToCommitted: sampled.every((c) => Object.values(c.identicalToCommitted).every(Boolean)),
     notebook01,
   };
-  const file = path.join(__dirname, 'results', 'dfrs-notebook.json');
   fs.writeFileSync(file, JSON.stringify(out, null, 2) + '\n');
   console.error(`wrote ${file}`);
 }
