@@ -143,6 +143,18 @@ describe('dfrs MCB8 through the shared packing module', () => {
     expect(Array.from(ft.mapping.get(running) as Int32Array)).to.deep.equal([0]);
   });
 
+  it('answers each input, when it reuses the last search for a repeated one', () => {
+    // The same jobs, the pinned one on node 1, then on node 0, then on node 1 again.
+    const limit = { kind: 'minvt' as const, seconds: 600 };
+    const on = (node: number) => [job(0, { nodes: [node], mem: 0.5, flowTime: 200, virtualTime: 100 }), job(1, { tasks: 1, mem: 0.5 })];
+    for (const node of [1, 0, 1, 1]) {
+      const jobs = on(node);
+      const res = mcb8Mapping(jobs, { nodeCount: 2, limit });
+      expect(Array.from(res.mapping.get(jobs[0]) as Int32Array)).to.deep.equal([node]);
+      expect(Array.from(res.mapping.get(jobs[1]) as Int32Array)).to.deep.equal([1 - node]);
+    }
+  });
+
   it('minvt: a young running job may be paused for a higher-priority job (the paper protects it from migration only)', () => {
     // One node. Job 0 runs (virtual time 50 < 600, priority 100/2500 = 0.04); job 1 never ran
     // (infinite priority); both need 0.6 of the memory. Section 4.3: young jobs "may be paused in

@@ -26,22 +26,6 @@ const EPS = 1e-12;
 /** Residual node capacity below which a node counts as full in the opt=avg LP. */
 const FULL_NODE = 1e-6;
 
-/** Per node, the list of (job, Σ needs of its tasks there). */
-function nodeCoefficients(jobs: readonly MappedJob[], nodeCount: number): { job: number; coef: number }[][] {
-  const perNode: { job: number; coef: number }[][] = Array.from({ length: nodeCount }, () => []);
-  jobs.forEach((j, idx) => {
-    for (let k = 0; k < j.nodes.length; k++) {
-      const n = j.nodes[k];
-      if (!(n >= 0 && n < nodeCount)) throw new InputError(`DFRS allocation: job #${idx}: task ${k} is on node ${n}, outside 0..${nodeCount - 1}`, { source: 'DFRS allocation', field: `jobs[${idx}].nodes[${k}]` });
-      const list = perNode[n];
-      const last = list.length > 0 ? list[list.length - 1] : undefined;
-      if (last && last.job === idx) last.coef += j.need;
-      else list.push({ job: idx, coef: j.need });
-    }
-  });
-  return perNode;
-}
-
 /**
  * Working arrays of the opt=min loop, reused from call to call (maxMinYields
  * calls no user code, so it is never re-entered); grown on demand.
@@ -81,10 +65,10 @@ function growScratch(nodeCount: number, jobCount: number): void {
 }
 
 /**
- * `nodeCoefficients` as flat arrays (entries of node i at start[i] ..
- * start[i + 1] - 1, same order and sums), for the hot opt=min loop. The
- * arrays are the shared scratch ones (call growScratch first): valid until
- * the next call.
+ * Per node, the jobs with a task there and the sum of their tasks' needs
+ * there, as flat arrays (entries of node i at start[i] .. start[i + 1] - 1,
+ * by job index). The arrays are the shared scratch ones (call growScratch
+ * first): valid until the next call.
  */
 function nodeCoefficientArrays(jobs: readonly MappedJob[], nodeCount: number): { start: Int32Array; job: Int32Array; coef: Float64Array } {
   const { start, lastJob, fill } = scratch;
@@ -484,11 +468,166 @@ export function yieldForInverseStretch(s: number, st: StretchState, period: numb
 }
 
 /**
+ * The nodes' CPU use when yields follow the inverse stretch s (each job's
+ * yield clipped to [0, cap], frozen jobs at `y`), and where each node's use
+ * passes capacity: a bracket per node, within capacity at every s <= lo[i],
+ * over it at every s >= hi[i], taken from exact evaluations only. A node's
+ * use is non-decreasing in s (also in floating point: every term is, and
+ * rounding is monotone), so a bracket answers "over at s?" exactly as
+ * evaluating would and a bisection on s rarely evaluates a node. The use is
+ * piecewise linear in s: its crossing, interpolated between the jobs'
+ * breakpoints and checked a few ulps either side, brackets a node in a
+ * handful of evaluations (bisecting the bracket took some fifty).
+ */
+class StretchNodes {
+  /** Bounds of every node's crossing (reset to ±Infinity when a job on it is frozen). */
+  readonly lo: Float64Array;
+  readonly hi: Float64Array;
+  /** Nodes that carry a task. */
+  readonly used: number[] = [];
+  /** Lowest bounds over the used nodes: s <= minLo is feasible, s >= minHi is not. */
+  minLo = Infinity;
+  minHi = Infinity;
+  /** flowTime + period and virtualTime per job: yieldForInverseStretch's terms. */
+  private readonly rate: Float64Array;
+  private readonly vt: Float64Array;
+  private points = new Float64Array(8);
+
+  constructor(
+    private readonly perNode: { start: Int32Array; job: Int32Array; coef: Float64Array },
+    states: readonly StretchState[],
+    nodeCount: number,
+    private readonly period: number,
+    private readonly cap: ArrayLike<number>,
+    /** 1 while a job's yield follows s, 0 once frozen at `y`. */
+    private readonly active: Uint8Array,
+    private readonly y: Float64Array,
+  ) {
+    this.lo = new Float64Array(nodeCount).fill(-Infinity);
+    this.hi = new Float64Array(nodeCount).fill(Infinity);
+    this.rate = Float64Array.from(states, (st) => st.flowTime + period);
+    this.vt = Float64Array.from(states, (st) => st.virtualTime);
+    for (let i = 0; i < nodeCount; i++) if (perNode.start[i + 1] > perNode.start[i]) this.used.push(i);
+  }
+
+  /** Job j's yield at inverse stretch s: yieldForInverseStretch clipped to [0, cap]. */
+  yAt(j: number, s: number): number {
+    return Math.min(this.cap[j], Math.max(0, (this.rate[j] * s - this.vt[j]) / this.period));
+  }
+
+  use(i: number, s: number): number {
+    const { start, job, coef } = this.perNode;
+    let u = 0;
+    for (let e = start[i]; e < start[i + 1]; e++) u += coef[e] * (this.active[job[e]] ? this.yAt(job[e], s) : this.y[job[e]]);
+    return u;
+  }
+
+  over(i: number, s: number): boolean {
+    return this.use(i, s) > 1 + 1e-12;
+  }
+
+  /** over(i, s), from the bracket when it decides, else evaluated (and the bracket narrowed). */
+  overAt(i: number, s: number): boolean {
+    if (s <= this.lo[i]) return false;
+    if (s >= this.hi[i]) return true;
+    const o = this.over(i, s);
+    if (o) this.hi[i] = s;
+    else this.lo[i] = s;
+    return o;
+  }
+
+  /** Bracket node i's crossing in [0, 1] to within 1e-14 (none: lo = 1, or hi = 0). */
+  narrow(i: number): void {
+    if (!this.overAt(i, 1) || this.overAt(i, 0)) return;
+    const lo = this.lo;
+    const hi = this.hi;
+    const s0 = this.crossing(i);
+    if (s0 > lo[i] && s0 < hi[i]) {
+      const above = this.overAt(i, s0);
+      for (let d = 1e-16, k = 0; k < 16; k++, d *= 4) {
+        const s = above ? s0 - d : s0 + d;
+        if (!(s > lo[i] && s < hi[i]) || this.overAt(i, s) !== above) break;
+      }
+    }
+    for (let it = 0; it < 50 && hi[i] - lo[i] > 1e-14; it++) this.overAt(i, (lo[i] + hi[i]) / 2);
+  }
+
+  /** Where node i's use reaches 1 + 1e-12 inside its bracket, interpolated between breakpoints (an estimate). */
+  private crossing(i: number): number {
+    const { start, job } = this.perNode;
+    const lo = this.lo[i];
+    const hi = this.hi[i];
+    const need = 2 + 2 * (start[i + 1] - start[i]);
+    if (this.points.length < need) this.points = new Float64Array(2 * need);
+    const pts = this.points;
+    let m = 0;
+    pts[m++] = lo;
+    pts[m++] = hi;
+    for (let e = start[i]; e < start[i + 1]; e++) {
+      const j = job[e];
+      if (!this.active[j]) continue;
+      // The yield leaves 0 at s = vt / rate and reaches its cap at (cap·T + vt) / rate.
+      const b0 = this.vt[j] / this.rate[j];
+      const b1 = (this.cap[j] * this.period + this.vt[j]) / this.rate[j];
+      if (b0 > lo && b0 < hi) pts[m++] = b0;
+      if (b1 > lo && b1 < hi) pts[m++] = b1;
+    }
+    for (let a = 1; a < m; a++) {
+      const v = pts[a];
+      let b = a - 1;
+      for (; b >= 0 && pts[b] > v; b--) pts[b + 1] = pts[b];
+      pts[b + 1] = v;
+    }
+    const target = 1 + 1e-12;
+    let p = pts[0];
+    let up = this.use(i, p);
+    for (let a = 1; a < m; a++) {
+      const q = pts[a];
+      const uq = this.use(i, q);
+      if (uq > target) return uq > up ? p + ((target - up) * (q - p)) / (uq - up) : q;
+      p = q;
+      up = uq;
+    }
+    return NaN;
+  }
+
+  /** Forget node i's bracket (a job on it was frozen) and find it again. */
+  reset(i: number): void {
+    this.lo[i] = -Infinity;
+    this.hi[i] = Infinity;
+    if (this.perNode.start[i + 1] > this.perNode.start[i]) this.narrow(i);
+  }
+
+  bounds(): void {
+    let minLo = Infinity;
+    let minHi = Infinity;
+    for (const i of this.used) {
+      if (this.lo[i] < minLo) minLo = this.lo[i];
+      if (this.hi[i] < minHi) minHi = this.hi[i];
+    }
+    this.minLo = minLo;
+    this.minHi = minHi;
+  }
+
+  /** No node over capacity at s. */
+  feasible(s: number): boolean {
+    if (s >= this.minHi) return false;
+    if (s <= this.minLo) return true;
+    let ok = true;
+    for (const i of this.used) if (this.overAt(i, s)) ok = false;
+    this.bounds();
+    return ok;
+  }
+}
+
+/**
  * opt=max for /stretch-per: iteratively minimize the maximum estimated stretch
  * (the stretch analogue of opt=min). Works on the inverse stretch s in [0, 1]:
  * raise s for all unfrozen jobs (each job's yield follows s, clipped to
  * [0, cap]) until a node saturates, freeze the jobs there, repeat. Each round
- * finds the saturation point by bisection (yields are piecewise linear in s).
+ * finds the saturation point by bisection (yields are piecewise linear in s),
+ * on the nodes' brackets (StretchNodes), which stay valid until a job on the
+ * node is frozen.
  */
 export function minMaxStretchYields(
   jobs: readonly MappedJob[],
@@ -500,111 +639,73 @@ export function minMaxStretchYields(
   const y = new Float64Array(n);
   if (n === 0) return y;
   if (!(period > 0)) throw new InputError(`minMaxStretchYields: period must be > 0, got ${period}`, { source: 'minMaxStretchYields', field: 'period' });
-  const perNode = nodeCoefficients(jobs, nodeCount);
+  growScratch(nodeCount, n);
+  const perNode = nodeCoefficientArrays(jobs, nodeCount);
+  const { start, job: entryJob } = perNode;
   const cap = jobs.map((j) => j.maxYield ?? 1);
   const active = new Uint8Array(n).fill(1);
   let activeCount = n;
-  const yAt = (j: number, s: number) => Math.min(cap[j], Math.max(0, yieldForInverseStretch(s, states[j], period)));
-  const nodeUse = (i: number, s: number) => {
-    let u = 0;
-    for (const { job, coef } of perNode[i]) u += coef * (active[job] ? yAt(job, s) : y[job]);
-    return u;
-  };
-  const over = (i: number, s: number) => nodeUse(i, s) > 1 + 1e-12;
-  // A node's use is non-decreasing in s (also in floating point: every term
-  // is, and rounding is monotone). So each node keeps a bracket: within
-  // capacity at every s <= lo[i], over it at every s >= hi[i], narrowed once
-  // by bisection; the rounds' bisections then rarely evaluate a node. A
-  // bracket stays valid until a job on the node is frozen. Same answers as
-  // testing every node at every step, in a fraction of the evaluations.
-  const lo = new Float64Array(nodeCount).fill(-Infinity);
-  const hi = new Float64Array(nodeCount).fill(Infinity);
-  const used: number[] = [];
-  for (let i = 0; i < nodeCount; i++) if (perNode[i].length > 0) used.push(i);
-  const overAt = (i: number, s: number): boolean => {
-    if (s <= lo[i]) return false;
-    if (s >= hi[i]) return true;
-    const o = over(i, s);
-    if (o) hi[i] = s;
-    else lo[i] = s;
-    return o;
-  };
-  const narrow = (i: number) => {
-    if (!overAt(i, 1) || overAt(i, 0)) return;
-    for (let it = 0; it < 50 && hi[i] - lo[i] > 1e-14; it++) overAt(i, (lo[i] + hi[i]) / 2);
-  };
-  for (const i of used) narrow(i);
-  // Lowest bounds over all nodes: s <= minLo is feasible, s >= minHi is not.
-  let minLo = Infinity;
-  let minHi = Infinity;
-  const bounds = () => {
-    minLo = Infinity;
-    minHi = Infinity;
-    for (const i of used) {
-      if (lo[i] < minLo) minLo = lo[i];
-      if (hi[i] < minHi) minHi = hi[i];
-    }
-  };
-  bounds();
-  const feasible = (s: number) => {
-    if (s >= minHi) return false;
-    if (s <= minLo) return true;
-    let ok = true;
-    for (const i of used) if (overAt(i, s)) ok = false;
-    bounds();
-    return ok;
-  };
+  const nodes = new StretchNodes(perNode, states, nodeCount, period, cap, active, y);
+  for (const i of nodes.used) nodes.narrow(i);
+  nodes.bounds();
+  const isTouched = new Uint8Array(nodeCount);
+  const touched: number[] = [];
   let sLo = 0;
   while (activeCount > 0) {
     let sHi = 1;
-    if (feasible(sHi)) {
-      for (let j = 0; j < n; j++) if (active[j]) y[j] = yAt(j, sHi);
+    if (nodes.feasible(sHi)) {
+      for (let j = 0; j < n; j++) if (active[j]) y[j] = nodes.yAt(j, sHi);
       break;
     }
     for (let it = 0; it < 60 && sHi - sLo > 1e-12; it++) {
       const mid = (sLo + sHi) / 2;
-      if (feasible(mid)) sLo = mid;
+      if (nodes.feasible(mid)) sLo = mid;
       else sHi = mid;
     }
     // Bottleneck nodes: those over capacity at sHi (in node order, each seeing
     // the jobs frozen on the nodes before it). Freeze their active jobs at sLo.
-    const touched = new Set<number>();
+    touched.length = 0;
     const freeze = (job: number, value: number) => {
       y[job] = value;
       active[job] = 0;
-      for (let k = 0; k < jobs[job].nodes.length; k++) touched.add(jobs[job].nodes[k]);
+      const on = jobs[job].nodes;
+      for (let k = 0; k < on.length; k++) {
+        if (!isTouched[on[k]]) {
+          isTouched[on[k]] = 1;
+          touched.push(on[k]);
+        }
+      }
     };
     let frozen = 0;
-    for (const i of used) {
+    for (const i of nodes.used) {
       // Only freezing lowers a node's use here, so a node within capacity at sHi stays so.
-      if (sHi <= lo[i] || !(touched.has(i) ? over(i, sHi) : overAt(i, sHi))) continue;
-      for (const { job } of perNode[i]) {
+      if (sHi <= nodes.lo[i] || !(isTouched[i] ? nodes.over(i, sHi) : nodes.overAt(i, sHi))) continue;
+      for (let e = start[i]; e < start[i + 1]; e++) {
+        const job = entryJob[e];
         if (active[job]) {
-          freeze(job, yAt(job, sLo));
+          freeze(job, nodes.yAt(job, sLo));
           frozen++;
         }
       }
     }
     for (let j = 0; j < n; j++) {
-      if (active[j] && yAt(j, sLo) >= cap[j] - 1e-12) {
+      if (active[j] && nodes.yAt(j, sLo) >= cap[j] - 1e-12) {
         freeze(j, cap[j]);
         frozen++;
       }
     }
     activeCount -= frozen;
     if (frozen === 0) {
-      for (let j = 0; j < n; j++) if (active[j]) y[j] = yAt(j, sLo);
+      for (let j = 0; j < n; j++) if (active[j]) y[j] = nodes.yAt(j, sLo);
       break;
     }
     for (const i of touched) {
-      lo[i] = -Infinity;
-      hi[i] = Infinity;
-      if (perNode[i].length > 0) narrow(i);
+      isTouched[i] = 0;
+      nodes.reset(i);
     }
-    bounds();
+    nodes.bounds();
   }
-  growScratch(nodeCount, n);
-  return repair(jobs, nodeCount, y, new Float64Array(n), nodeCoefficientArrays(jobs, nodeCount));
+  return repair(jobs, nodeCount, y, new Float64Array(n), perNode);
 }
 
 /**
@@ -622,23 +723,17 @@ export function minAvgStretchYields(
 ): Float64Array {
   const n = jobs.length;
   if (n === 0) return new Float64Array(0);
-  // Common inverse stretch reachable by all jobs: bisection on s.
-  const perNode = nodeCoefficients(jobs, nodeCount);
+  // Common inverse stretch reachable by all jobs: bisection on s, on the nodes' brackets.
+  growScratch(nodeCount, n);
   const cap = jobs.map((j) => j.maxYield ?? 1);
-  const yAt = (j: number, s: number) => Math.min(cap[j], Math.max(0, yieldForInverseStretch(s, states[j], period)));
-  const feasible = (s: number) => {
-    for (let i = 0; i < nodeCount; i++) {
-      let u = 0;
-      for (const { job, coef } of perNode[i]) u += coef * yAt(job, s);
-      if (u > 1 + 1e-12) return false;
-    }
-    return true;
-  };
+  const nodes = new StretchNodes(nodeCoefficientArrays(jobs, nodeCount), states, nodeCount, period, cap, new Uint8Array(n).fill(1), new Float64Array(n));
+  for (const i of nodes.used) nodes.narrow(i);
+  nodes.bounds();
   let lo = 0;
   let hi = 1;
-  if (feasible(1)) lo = 1;
-  else for (let it = 0; it < 60; it++) (feasible((lo + hi) / 2) ? (lo = (lo + hi) / 2) : (hi = (lo + hi) / 2));
-  const lower = jobs.map((_, j) => yAt(j, lo));
+  if (nodes.feasible(1)) lo = 1;
+  else for (let it = 0; it < 60; it++) (nodes.feasible((lo + hi) / 2) ? (lo = (lo + hi) / 2) : (hi = (lo + hi) / 2));
+  const lower = jobs.map((_, j) => nodes.yAt(j, lo));
   const raw = states.map((st, j) => {
     const d = st.virtualTime + lower[j] * period;
     return ((st.flowTime + period) * period) / Math.max(d * d, 1e-6);
@@ -664,7 +759,8 @@ export function builtinYields(
   nodeCount: number,
   horizon: number,
 ): Float64Array {
-  const mapped: MappedJob[] = running.map((j) => ({ need: j.need, nodes: j.nodes as ArrayLike<number>, maxYield: j.maxYield }));
+  // Running jobs have their nodes: they are mapped jobs as they are (no copy per decision).
+  const mapped = running as readonly MappedJob[];
   if (alg.periodic === 'MCB8-stretch') {
     return alg.opt === 'avg' ? minAvgStretchYields(mapped, running, nodeCount, horizon) : minMaxStretchYields(mapped, running, nodeCount, horizon);
   }

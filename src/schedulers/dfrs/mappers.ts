@@ -66,8 +66,8 @@ function preemptiveSubmission(migrate: boolean) {
 /** Greedy on every waiting job, by decreasing priority (the '*' completion action). */
 function greedyWaiting(s: MapperState): NextMapping | undefined {
   const waiting = [...s.active].filter((j) => !s.running.has(j)).sort(byPriority);
-  let changed = false;
-  const next = unchanged(s.running);
+  // Built at the first placement: most calls place nothing.
+  let next: NextMapping | undefined;
   // Tasks of each memory size the nodes have room for (memoryRoom), until a job is placed:
   // a job that does not fit leaves the usage as it was, so the next ones of its size skip greedyPlace.
   const room = new Map<number, number>();
@@ -79,12 +79,11 @@ function greedyWaiting(s: MapperState): NextMapping | undefined {
     }
     const nodes = greedyPlace(j, s.usage);
     if (nodes) {
-      next.set(j, nodes);
-      changed = true;
+      (next ??= unchanged(s.running)).set(j, nodes);
       room.clear();
     }
   }
-  return changed ? next : undefined;
+  return next;
 }
 
 /**

@@ -8,7 +8,7 @@
  * which jobs are offered to it, which tasks keep their node (minvt/minft) and
  * which jobs are dropped when nothing fits.
  */
-import { CAPACITY_EPSILON, McbVariant, maximizeMinYieldOfJobs, packArrays, packGroups, YieldJob } from '../packing';
+import { CAPACITY_EPSILON, McbVariant, maximizeMinYieldOfJobs, packArrays, packGroups, YieldJob, YieldJobsResult } from '../packing';
 import { yieldForInverseStretch } from './allocation';
 import { grownFloat, grownInt } from '../../util/arrays';
 import { InputError } from '../../util/errors';
@@ -441,6 +441,34 @@ function longestMemoryFeasiblePrefix(sorted: readonly ActiveJob[], pinned: (j: A
 }
 
 /**
+ * The last MCB8 search (a copy of its input, and its answer). The search is a
+ * function of its input, which often comes back unchanged (a tick with no
+ * submission, completion or job leaving the minvt/minft protection since the
+ * last one): then its answer is reused. The answer is only read.
+ */
+let lastSearch: { jobs: YieldJob[]; nodeCount: number; variant: McbVariant; tolerance: number; result: YieldJobsResult | null } | undefined;
+
+function sameSearch(jobs: readonly YieldJob[], nodeCount: number, variant: McbVariant, tolerance: number): boolean {
+  const last = lastSearch;
+  if (!last || last.nodeCount !== nodeCount || last.variant !== variant || last.tolerance !== tolerance || last.jobs.length !== jobs.length) return false;
+  for (let i = 0; i < jobs.length; i++) {
+    const a = jobs[i];
+    const b = last.jobs[i];
+    if (a.tasks !== b.tasks || a.cpuNeed !== b.cpuNeed || a.mem !== b.mem || (a.hosts === null) !== (b.hosts === null)) return false;
+    if (a.hosts !== null && b.hosts !== null) for (let k = 0; k < a.tasks; k++) if (a.hosts[k] !== b.hosts[k]) return false;
+  }
+  return true;
+}
+
+/** maximizeMinYieldOfJobs, or the last search's answer when the input is the same. */
+function mcb8Search(jobs: readonly YieldJob[], nodeCount: number, variant: McbVariant, tolerance: number): YieldJobsResult | null {
+  if (sameSearch(jobs, nodeCount, variant, tolerance)) return (lastSearch as { result: YieldJobsResult | null }).result;
+  const result = maximizeMinYieldOfJobs(jobs, nodeCount, { variant, tolerance });
+  lastSearch = { jobs: jobs.map((j) => ({ ...j, hosts: j.hosts && Int32Array.from(j.hosts) })), nodeCount, variant, tolerance, result };
+  return result;
+}
+
+/**
  * MCB8 (section 4.3): map all jobs in the system from scratch by vector
  * packing with a binary search on the common yield (the shared
  * `maximizeMinYield`, in its job-level form `maximizeMinYieldOfJobs`); jobs
@@ -462,7 +490,7 @@ export function mcb8Mapping(jobs: readonly ActiveJob[], options: GlobalMappingOp
     const kept = bySubmission(sorted.slice(0, keep));
     // The jobs' tasks one after the other, a pinned job's on its nodes.
     const yieldJobs: YieldJob[] = kept.map((j) => ({ tasks: j.tasks, cpuNeed: j.need, mem: j.mem, hosts: pinned(j) ? j.nodes : null }));
-    const res = maximizeMinYieldOfJobs(yieldJobs, nodeCount, { variant: options.variant ?? 8, tolerance: options.tolerance ?? 0.01 });
+    const res = mcb8Search(yieldJobs, nodeCount, options.variant ?? 8, options.tolerance ?? 0.01);
     if (!res) continue;
     const mapping = new Map<ActiveJob, Int32Array>();
     const placement = res.placement;

@@ -284,12 +284,16 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
   const mapper = policy?.map ? policyMapper(policy, state) : builtinMapper(alg, { mcb, period, timeMcb: options.timeMcb ?? true, onMcbCall: (c) => mcbCalls.push(c) });
   const sim = new Simulation({ maxEvents: options.maxEvents ?? 10_000_000 });
   let decisions = 0;
+  // opt=min / opt=avg on the yield depend on the mapping only: the same
+  // running jobs on the same nodes (per job, the same multiset: tasks are
+  // identical) get the same yields, so those are kept rather than recomputed.
+  const yieldsFollowMapping = !policy?.allocate && alg.periodic !== 'MCB8-stretch';
   let toSubmit = state.all.length;
   let nextTick = Infinity;
   let tickScheduled = false;
   let completion: EventId | undefined;
 
-  /** One decision: ask the mapper (`method` undefined: no action) and apply what it returns. Whether the mapping changed. */
+  /** One decision: ask the mapper (`method` undefined: no action) and apply what it returns. Whether the yields must be recomputed. */
   const decide = (method: DfrsMapper['onSubmission'], t: number, submitted?: SimJob): boolean => {
     if (!method) return false;
     decisions++;
@@ -305,8 +309,7 @@ export function simulateDfrs(jobs: readonly DfrsJob[], options: DfrsSimulationOp
     };
     const next = method(view);
     if (!next) return false;
-    state.applyMapping(next, t);
-    return true;
+    return state.applyMapping(next, t) || !yieldsFollowMapping;
   };
   /** New yields when the mapping changed (the policy's, or the name's opt=), then the next completion. */
   const afterDecision = (t: number, changed: boolean) => {

@@ -151,10 +151,13 @@ export class DfrsState {
   /**
    * Apply a new set of running jobs with their nodes. Jobs running now and
    * absent from `next` are paused; present ones keep, move or start.
+   * Whether any job was paused, started, resumed or moved.
    */
-  applyMapping(next: NextMapping, t: number): void {
+  applyMapping(next: NextMapping, t: number): boolean {
+    let changed = false;
     for (const j of this.running) {
       if (!next.has(j)) {
+        changed = true;
         j.preemptions++;
         j.tasksPreempted += j.tasks;
         j.pausedAt = t;
@@ -172,6 +175,7 @@ export class DfrsState {
       if (this.running.has(j)) {
         const moved = tasksMoved(j.nodes as Int32Array, newNodes);
         if (moved > 0) {
+          changed = true;
           j.migrations++;
           j.tasksMigrated += moved;
           this.startPenalty(j, t, false);
@@ -179,6 +183,7 @@ export class DfrsState {
         j.nodes = newNodes;
         if (moved > 0) this.emit(j, t, 'move', moved);
       } else {
+        changed = true;
         if (this.check && !(j.submitted && t >= j.job.submit)) {
           throw new InvariantError('dfrs/release', `${this.label}: given resources at ${t}, before its submission at ${j.job.submit}`, { job: j.job.id, time: t });
         }
@@ -193,6 +198,7 @@ export class DfrsState {
       }
     }
     this.usageNow = undefined;
+    return changed;
   }
 
   /** A moved job (`resumed` false) or a resumed one pays the penalty, as `penaltyModel` says. */
@@ -209,7 +215,7 @@ export class DfrsState {
 
   /** Give each running job (`list` order) its yield, checked when checks are on. */
   setYields(list: readonly SimJob[], y: Float64Array, t: number): void {
-    list.forEach((j, k) => (j.yield = y[k]));
+    for (let k = 0; k < list.length; k++) list[k].yield = y[k];
     if (!this.check) return;
     const tasks: TaskAllocation[] = [];
     const expected = new Map<number, number>();
@@ -233,7 +239,8 @@ export class DfrsState {
   /** Finish the running jobs whose work is done at `t` (past any penalty); how many finished. */
   completeDue(t: number): number {
     let finished = 0;
-    for (const j of [...this.running]) {
+    // Deleting the entry being visited is safe while iterating a Set.
+    for (const j of this.running) {
       if (j.remaining <= 1e-6 + 1e-12 * j.job.runtime && t >= j.penaltyUntil) {
         // Work conserved: the job received its work, not noticeably more (a late completion event would give it more).
         if (this.check && j.remaining < -(1e-6 + 1e-9 * j.job.runtime)) {
