@@ -62,6 +62,13 @@ describe('dfrs maxima summary', () => {
     expect(rows[1].projected_avg).to.be.closeTo((26 * 5) / 46, 1e-12);
     expect(rows[0].projected_avg_over_published).to.be.closeTo(2.6, 1e-12);
   });
+
+  it('takes the averages over the records averageOver keeps (a random sample), the maxima over all', () => {
+    const picked = records.map((r) => ({ ...r, pick: r.trace === 't2' ? 'worst' : 'sample' }));
+    const rows = maximaSummary(picked, table, { switches: ['age'], defaults: { age: '0' }, published: () => ({ avg: 10, max: 9 }), averageOver: (r) => r.pick === 'sample' });
+    expect(rows.map((r) => [r.variant, r.max, r.avg, r.default_avg])).to.deep.equal([['default', 90, 2, 2], ['age=600', 9, 1, 2]]);
+    expect(rows[1].projected_avg).to.equal(13);
+  });
 });
 
 describe('dfrs bound readings', () => {

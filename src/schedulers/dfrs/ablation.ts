@@ -94,7 +94,7 @@ export type MaximaRow = {
   full_set_max: number;
   published_max: number;
   max_over_published: number;
-  /** Average over those traces, the default's on the same traces, and the whole set's default average times their ratio. */
+  /** Average over those traces (those of `averageOver`), the default's on the same traces, and the whole set's default average times their ratio. */
   avg: number;
   default_avg: number;
   projected_avg: number;
@@ -113,7 +113,15 @@ export type MaximaRow = {
 export function maximaSummary(
   records: readonly Record<string, unknown>[],
   table: readonly Record<string, unknown>[],
-  options: Pick<AblationOptions, 'switches' | 'defaults' | 'metric'> & { published: (algorithm: string, traceSet: string) => { avg: number; max: number } },
+  options: Pick<AblationOptions, 'switches' | 'defaults' | 'metric'> & {
+    published: (algorithm: string, traceSet: string) => { avg: number; max: number };
+    /**
+     * The records whose traces the averages are taken over (default all): a
+     * random sample, when the traces holding the maxima were added to it on
+     * purpose and would weigh the variant's ratio to the default towards them.
+     */
+    averageOver?: (record: Record<string, unknown>) => boolean;
+  },
 ): MaximaRow[] {
   const metric = options.metric ?? 'degradation';
   const valuesOf = (rs: readonly Record<string, unknown>[]) => rs.map((r) => r[metric] as number).filter(Number.isFinite);
@@ -133,17 +141,19 @@ export function maximaSummary(
     if (g) g.push(r);
     else bySet.set(key, [r]);
   }
-  const row = (variant: string, algorithm: string, traceSet: string, rs: readonly Record<string, unknown>[]): MaximaRow => {
+  const averagedTraces = (rs: readonly Record<string, unknown>[]) => new Set(rs.filter(options.averageOver ?? (() => true)).map((r) => String(r.trace)));
+  const row = (variant: string, algorithm: string, traceSet: string, rs: readonly Record<string, unknown>[], averaged: Set<string>): MaximaRow => {
     const full = bySet.get(`${algorithm}\u0000${traceSet}`) ?? [];
     const traces = new Set(rs.map((r) => String(r.trace)));
     const base = full.filter((r) => traces.has(String(r.trace)));
-    const xs = valuesOf(rs);
+    const xs = valuesOf(rs.filter((r) => averaged.has(String(r.trace))));
+    const baseXs = valuesOf(base.filter((r) => averaged.has(String(r.trace))));
     const pub = options.published(algorithm, traceSet);
-    const projected = avg(valuesOf(full)) * (avg(xs) / avg(valuesOf(base)));
+    const projected = avg(valuesOf(full)) * (avg(xs) / avg(baseXs));
     return {
       variant, algorithm, trace_set: traceSet, traces: traces.size,
-      max: max(xs), default_max: max(valuesOf(base)), full_set_max: max(valuesOf(full)), published_max: pub.max, max_over_published: max(xs) / pub.max,
-      avg: avg(xs), default_avg: avg(valuesOf(base)), projected_avg: projected, published_avg: pub.avg, projected_avg_over_published: projected / pub.avg,
+      max: max(valuesOf(rs)), default_max: max(valuesOf(base)), full_set_max: max(valuesOf(full)), published_max: pub.max, max_over_published: max(valuesOf(rs)) / pub.max,
+      avg: avg(xs), default_avg: avg(baseXs), projected_avg: projected, published_avg: pub.avg, projected_avg_over_published: projected / pub.avg,
     };
   };
   const out: MaximaRow[] = [];
@@ -157,11 +167,11 @@ export function maximaSummary(
   for (const [k, rs] of seen) {
     const [algorithm, traceSet] = k.split('\u0000');
     const traces = new Set(rs.map((r) => String(r.trace)));
-    out.push(row('default', algorithm, traceSet, (bySet.get(k) ?? []).filter((r) => traces.has(String(r.trace)))));
+    out.push(row('default', algorithm, traceSet, (bySet.get(k) ?? []).filter((r) => traces.has(String(r.trace))), averagedTraces(rs)));
   }
   for (const [key, rs] of groups) {
     const [variant, algorithm, traceSet] = key.split('\u0000');
-    if (variant !== 'default') out.push(row(variant, algorithm, traceSet, rs));
+    if (variant !== 'default') out.push(row(variant, algorithm, traceSet, rs, averagedTraces(rs)));
   }
   return out;
 }
