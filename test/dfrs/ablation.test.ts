@@ -1,6 +1,6 @@
 /** Ablation summaries of notebook 01: each variant beside the default on the same traces, projected onto the whole set. */
 import { expect } from 'chai';
-import { ablationSummary, BOUND_READINGS, boundReadingRecords } from '../../src/schedulers/dfrs/ablation';
+import { ablationSummary, BOUND_READINGS, boundReadingRecords, maximaSummary } from '../../src/schedulers/dfrs/ablation';
 import { dfrsBound, dfrsTrace } from '../../src/schedulers/dfrs/experiment';
 import { degradationFromBound } from '../../src/metrics/dfrs';
 
@@ -39,6 +39,35 @@ describe('dfrs ablation summary', () => {
   it('reads another metric when asked', () => {
     const rows = ablationSummary(records.map((r) => ({ ...r, uu: r.degradation / 100 })), { ...options, metric: 'uu' });
     expect(rows[0].avg).to.be.closeTo(0.2, 1e-12);
+  });
+});
+
+describe('dfrs maxima summary', () => {
+  // The table's own runs (the default) on four traces; the ablation on two of them, holding the set's maximum.
+  const table = [['t0', 2], ['t1', 4], ['t2', 90], ['t3', 8]].map(([trace, degradation]) => ({ trace, trace_set: 's', algorithm: 'A', degradation }));
+  const records = [
+    { trace: 't0', trace_set: 's', algorithm: 'A', age: '600', degradation: 1 },
+    { trace: 't2', trace_set: 's', algorithm: 'A', age: '600', degradation: 9 },
+  ];
+  const rows = maximaSummary(records, table, { switches: ['age'], defaults: { age: '0' }, published: () => ({ avg: 10, max: 9 }) });
+
+  it("gives the default on the ablation's traces first, then each variant: maxima and averages beside the published ones", () => {
+    expect(rows.map((r) => [r.variant, r.traces, r.max, r.default_max, r.full_set_max, r.avg, r.default_avg])).to.deep.equal([
+      ['default', 2, 90, 90, 90, 46, 46],
+      ['age=600', 2, 9, 90, 90, 5, 46],
+    ]);
+    expect(rows[0].max_over_published).to.equal(10);
+    expect(rows[1].max_over_published).to.equal(1);
+    // the whole set's default average (26) times the variant's ratio on its traces (5 / 46)
+    expect(rows[1].projected_avg).to.be.closeTo((26 * 5) / 46, 1e-12);
+    expect(rows[0].projected_avg_over_published).to.be.closeTo(2.6, 1e-12);
+  });
+
+  it('takes the averages over the records averageOver keeps (a random sample), the maxima over all', () => {
+    const picked = records.map((r) => ({ ...r, pick: r.trace === 't2' ? 'worst' : 'sample' }));
+    const rows = maximaSummary(picked, table, { switches: ['age'], defaults: { age: '0' }, published: () => ({ avg: 10, max: 9 }), averageOver: (r) => r.pick === 'sample' });
+    expect(rows.map((r) => [r.variant, r.max, r.avg, r.default_avg])).to.deep.equal([['default', 90, 2, 2], ['age=600', 9, 1, 2]]);
+    expect(rows[1].projected_avg).to.equal(13);
   });
 });
 

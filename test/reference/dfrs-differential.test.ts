@@ -33,12 +33,23 @@ import { DfrsJob, scaleToLoad, syntheticDfrsTrace } from '../../src/workloads/df
  *    the penalty (300 s) while holding its nodes; after every change of the
  *    running set the running jobs get the max-min yields;
  *  - with `cores`, a one-task job's yield is capped at (1/cores)/need;
+ *  - issue 25's switches: `penaltyMinAge` (a job with less virtual time pays
+ *    no penalty) and `protectYoung` (limitProtects 'preemption': a running job
+ *    under minvt/minft is never dropped by MCB8, which lists such jobs first,
+ *    nor marked by GreedyP/GreedyPM; it may still move);
  *  - at one instant completions come before submissions; each submission is
  *    its own decision; a job is complete when its remaining work is within
  *    1e-6 s (+1e-12 of its run time), the simulator's documented tolerance.
  */
-function referenceRun(jobs: readonly DfrsJob[], nodes: number, alg: DfrsAlgorithm, options: { cores?: number; period: number }, penalty = 300): { id: number; start: number; completion: number }[] {
+function referenceRun(
+  jobs: readonly DfrsJob[],
+  nodes: number,
+  alg: DfrsAlgorithm,
+  options: { cores?: number; period: number; penaltyMinAge?: number; protectYoung?: boolean },
+  penalty = 300,
+): { id: number; start: number; completion: number }[] {
   const { cores } = options;
+  const minAge = options.penaltyMinAge ?? 0;
   const period = alg.periodic !== 'none' ? options.period : undefined;
   const stretch = alg.periodic === 'MCB8-stretch';
   const limit = alg.limit;
@@ -99,7 +110,7 @@ function referenceRun(jobs: readonly DfrsJob[], nodes: number, alg: DfrsAlgorith
   };
   const run = (j: number, on: number[]) => {
     if (Number.isNaN(start[j])) start[j] = t;
-    else penaltyUntil[j] = t + penalty; // resumed
+    else if (vt[j] >= minAge) penaltyUntil[j] = t + penalty; // resumed
     placedOn[j] = on;
     running.push(j);
   };
@@ -173,9 +184,12 @@ function referenceRun(jobs: readonly DfrsJob[], nodes: number, alg: DfrsAlgorith
     return { placement: best };
   };
   // minvt / minft: a running job whose virtual / flow time is below it keeps its nodes if it keeps running.
+  const isYoung = (j: number) => limit !== undefined && running.includes(j) && (limit.kind === 'minvt' ? vt[j] : t - jobs[j].submit) < limit.seconds;
   const mcb8 = () => {
-    const sorted = active.slice().sort(byPriority);
-    const young = (j: number) => limit !== undefined && running.includes(j) && (limit.kind === 'minvt' ? vt[j] : t - jobs[j].submit) < limit.seconds;
+    let sorted = active.slice().sort(byPriority);
+    // protectYoung: young jobs first (never dropped), but free to move.
+    if (options.protectYoung) sorted = [...sorted.filter(isYoung), ...sorted.filter((j) => !isYoung(j))];
+    const young = (j: number) => !options.protectYoung && isYoung(j);
     let keep = sorted.length;
     // The first k jobs of `sorted`, for every k at once: their tasks' memory in
     // order, and what their young jobs hold per node, summed in the same order (the
@@ -215,7 +229,7 @@ function referenceRun(jobs: readonly DfrsJob[], nodes: number, alg: DfrsAlgorith
           yields[r] = 0;
           running = running.filter((x) => x !== r);
         } else {
-          if (movedTasks(placedOn[r] as number[], to.get(r) as number[]) > 0) penaltyUntil[r] = t + penalty;
+          if (movedTasks(placedOn[r] as number[], to.get(r) as number[]) > 0 && vt[r] >= minAge) penaltyUntil[r] = t + penalty;
           placedOn[r] = to.get(r) as number[];
         }
       }
@@ -237,6 +251,7 @@ function referenceRun(jobs: readonly DfrsJob[], nodes: number, alg: DfrsAlgorith
     const marked: number[] = [];
     for (const r of running.slice().sort(byPriority).reverse()) {
       if (fits(j, mem)) break;
+      if (options.protectYoung && isYoung(r)) continue;
       marked.push(r);
       for (const i of placedOn[r] as number[]) mem[i] -= jobs[r].mem;
     }
@@ -255,7 +270,7 @@ function referenceRun(jobs: readonly DfrsJob[], nodes: number, alg: DfrsAlgorith
     for (const r of out) {
       const to = alg.onSubmit === 'GreedyPM' ? greedy(r, left) : null;
       if (to) {
-        if (movedTasks(placedOn[r] as number[], to) > 0) penaltyUntil[r] = t + penalty;
+        if (movedTasks(placedOn[r] as number[], to) > 0 && vt[r] >= minAge) penaltyUntil[r] = t + penalty;
         placedOn[r] = to;
       } else {
         placedOn[r] = null;
@@ -354,6 +369,30 @@ describe('reference: every DFRS algorithm (Table 2 and the appendix) against a p
       });
     }
   }
+  it("issue 25's switches (penaltyMinAge, limitProtects 'preemption') on the minvt=600 and MCB8 rows", () => {
+    const [, , nodes] = cases[1];
+    const jobs = cases[1][1].slice(0, 250);
+    const differs = new Map<string, number>();
+    for (const name of ['GreedyP */per/opt=min/minvt=600', 'GreedyPM */per/opt=min/minvt=600', 'MCB8 */opt=min/minvt=600', 'MCB8/per/opt=min/minvt=600', 'MCB8 */per/opt=min/minvt=600']) {
+      const base = simulateDfrs(jobs, { nodes, period: 600, algorithm: name }).jobs;
+      for (const [what, sim, ref] of [
+        ['penaltyMinAge=600', { penaltyMinAge: 600 }, { penaltyMinAge: 600 }],
+        ["limitProtects='preemption'", { limitProtects: 'preemption' as const }, { protectYoung: true }],
+      ] as const) {
+        const want = referenceRun(jobs, nodes, parseAlgorithm(name), { period: 600, ...ref });
+        const got = simulateDfrs(jobs, { nodes, period: 600, algorithm: name, ...sim }).jobs;
+        got.forEach((g, k) => {
+          const where = `${name}, ${what}, job ${g.id}`;
+          expect(g.start, `${where}: start`).to.be.closeTo(want[k].start, 1e-6 * Math.max(1, want[k].start));
+          expect(g.completion, `${where}: completion`).to.be.closeTo(want[k].completion, 1e-6 * Math.max(1, want[k].completion));
+        });
+        if (got.some((g, k) => Math.abs(g.completion - base[k].completion) > 1e-6)) differs.set(what, (differs.get(what) ?? 0) + 1);
+      }
+    }
+    // Each switch changes the schedules of most of the rows it is compared on.
+    expect([...differs.values()]).to.have.length(2);
+    for (const [what, n] of differs) expect(n, what).to.be.at.least(4);
+  });
   it('the 98 appendix variants too (opt=avg, minft, /stretch-per, every action), on the small synthetic trace', async function () {
     this.timeout(15 * 60 * 1000); // about 80 s alone; more beside the notebook executions
     await loadLpEngine('highs'); // opt=avg's fallback engine, as the sweep loads it

@@ -417,4 +417,25 @@ describe('01-dfrs-vs-batch', () => {
     const gz = paperResultsFile(D.hpc2nAblationExperiment.notebook, D.hpc2nAblationPaperSweep, null, committedRoot()) + '.gz';
     expect(path.basename(provenanceOf(gz))).to.equal('01-dfrs-vs-batch-hpc2n-ablation.provenance.json');
   });
+
+  it("the maxima ablation runs each switch on the same traces (every load of the scaled set), each cell Table 2's but for one switch", () => {
+    const cells = expandCells(D.maximaAblationExperiment.sweep('paper')).map((c) => c.params);
+    const switches = ['penalty_min_age', 'limit_protects', 'stretch_threshold'];
+    const traceOf = (c: Record<string, unknown>) => `${String(c.trace_set)}/${String(c.trace_index)}/${String(c.load)}`;
+    const tracesOf = (k: string) => [...new Set(cells.filter((c) => c[k] !== undefined).map(traceOf))].sort();
+    const all = tracesOf(switches[0]);
+    for (const k of switches) expect(tracesOf(k), k).to.deep.equal(all);
+    expect(cells).to.have.length(all.length * switches.length * D.MAXIMA_ABLATION.algorithms.length);
+    expect(new Set(cells.filter((c) => c.trace_set === 'scaled').map((c) => c.load))).to.deep.equal(new Set(D.DFRS_PAPER_GRID.paper.loads));
+    // each cell changes exactly one switch; without it, it is one of Table 2's cells (the default variant is read from there)
+    const canon = (o: Record<string, unknown>) => JSON.stringify(Object.keys(o).filter((k) => !switches.includes(k) && k !== 'trace_pick').sort().map((k) => [k, o[k]]));
+    const table2 = new Set(gridCells(D.experiment.sweep('paper'), { part: 'table2' }).map(canon));
+    for (const c of cells) {
+      expect(switches.filter((k) => c[k] !== undefined), canon(c)).to.have.length(1);
+      expect(table2.has(canon(c)), canon(c)).to.equal(true);
+    }
+    // the worst traces come first, then the seeded sample; same seed, same traces
+    expect(D.maximaAblationTraces('paper')).to.deep.equal(D.maximaAblationTraces('paper'));
+    expect(new Set(cells.map((c) => c.trace_pick))).to.deep.equal(new Set(D.MAXIMA_PICKS));
+  });
 });

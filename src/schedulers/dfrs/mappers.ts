@@ -5,7 +5,7 @@
  * means "no action" on that event (`onPeriod` present: the engine ticks).
  */
 import type { McbCall } from './simulator';
-import { ActiveJob, byPriority, GlobalMappingOptions, greedyPlace, mcb8Mapping, mcb8StretchMapping, memoryRoom, NodeUsage, preemptiveGreedy } from './mapping';
+import { ActiveJob, byPriority, GlobalMappingOptions, greedyPlace, isYoung, mcb8Mapping, mcb8StretchMapping, memoryRoom, NodeUsage, preemptiveGreedy } from './mapping';
 import type { DfrsAlgorithm } from './names';
 
 /** The engine's live state at a decision. Read it; only `usage` may be used as scratch (it is recomputed after). */
@@ -48,9 +48,9 @@ function greedySubmission(s: MapperState): NextMapping | undefined {
 }
 
 /** GreedyP / GreedyPM: pause (or move) lower-priority running jobs to make room. */
-function preemptiveSubmission(migrate: boolean) {
+function preemptiveSubmission(migrate: boolean, kept?: (j: ActiveJob) => boolean) {
   return (s: MapperState): NextMapping | undefined => {
-    const res = preemptiveGreedy(s.submitted as ActiveJob, [...s.running], s.usage, migrate);
+    const res = preemptiveGreedy(s.submitted as ActiveJob, [...s.running], s.usage, migrate, kept);
     if (!res.placed) return undefined;
     const next: NextMapping = new Map();
     const paused = new Set(res.paused);
@@ -103,8 +103,11 @@ export function builtinMapper(
     return res.mapping;
   };
   const mapper: DfrsMapper = {};
+  // limitProtects 'preemption' / 'both': the name's minvt/minft keeps young jobs running through GreedyP/GreedyPM too.
+  const protects = options.mcb.limitProtects ?? 'migration';
+  const young = alg.limit && protects !== 'migration' ? (j: ActiveJob) => isYoung(j, alg.limit) : undefined;
   if (alg.onSubmit === 'Greedy') mapper.onSubmission = greedySubmission;
-  else if (alg.onSubmit === 'GreedyP' || alg.onSubmit === 'GreedyPM') mapper.onSubmission = preemptiveSubmission(alg.onSubmit === 'GreedyPM');
+  else if (alg.onSubmit === 'GreedyP' || alg.onSubmit === 'GreedyPM') mapper.onSubmission = preemptiveSubmission(alg.onSubmit === 'GreedyPM', young);
   else if (alg.onSubmit === 'MCB8') mapper.onSubmission = global('submission', false);
   if (alg.onCompletion === 'Greedy') mapper.onCompletion = greedyWaiting;
   else if (alg.onCompletion === 'MCB8') mapper.onCompletion = global('completion', false);

@@ -193,18 +193,22 @@ export interface PreemptiveGreedyResult {
  * priority, re-placed with Greedy on what is left instead of being paused when
  * they fit (a move); the others are paused.
  *
- * `usage` must describe `running` and is updated to the result.
+ * `usage` must describe `running` and is updated to the result. Running jobs
+ * for which `kept` is true are never marked (they neither pause nor move):
+ * minvt/minft protecting young jobs from preemption (`limitProtects`).
  */
 export function preemptiveGreedy(
   job: ActiveJob,
   running: readonly ActiveJob[],
   usage: NodeUsage,
   migrate: boolean,
+  kept?: (j: ActiveJob) => boolean,
 ): PreemptiveGreedyResult {
   const direct = greedyPlace(job, usage);
   if (direct) return { placed: direct, paused: [], moved: new Map() };
 
-  const ascending = [...running].sort(byPriority).reverse(); // lowest priority first
+  const candidates = kept ? running.filter((r) => !kept(r)) : running;
+  const ascending = [...candidates].sort(byPriority).reverse(); // lowest priority first
   const mem = Float64Array.from(usage.mem);
   const marked: ActiveJob[] = [];
   for (const r of ascending) {
@@ -256,7 +260,10 @@ export interface GlobalMappingOptions {
    * to run higher priority jobs, but, if they continue running, their current
    * node mapping must be maintained" — protection from migration only. The
    * other readings are for sensitivity studies: 'preemption' (never dropped
-   * while under the bound, but may move) and 'both'.
+   * while under the bound, but may move) and 'both'. With either, GreedyP and
+   * GreedyPM of the same algorithm do not pause (or move) such a job for an
+   * arriving one either (issue 25: the short jobs paused seconds after their
+   * start that hold the synthetic maxima).
    */
   limitProtects?: LimitProtection;
   /**
@@ -299,7 +306,7 @@ function bySubmission(jobs: ActiveJob[]): ActiveJob[] {
 }
 
 /** A running job under the minvt/minft bound. */
-function isYoung(j: ActiveJob, limit: GlobalMappingOptions['limit']): boolean {
+export function isYoung(j: ActiveJob, limit: GlobalMappingOptions['limit']): boolean {
   if (!limit || !j.nodes) return false;
   return (limit.kind === 'minvt' ? j.virtualTime : j.flowTime) < limit.seconds;
 }

@@ -41,6 +41,8 @@ export interface DfrsStateOptions {
   nodes: number;
   penalty: number;
   penaltyModel: PenaltyModel;
+  /** Virtual time below which no penalty is charged (simulator option penaltyMinAge). */
+  penaltyMinAge: number;
   virtualTimeDuringPenalty: boolean;
   priorityTies: 'earlier-first' | 'later-first';
   cores: number | undefined;
@@ -79,6 +81,7 @@ export class DfrsState {
   private decisionTime = 0;
   private readonly penalty: number;
   private readonly penaltyModel: PenaltyModel;
+  private readonly penaltyMinAge: number;
   private readonly vtDuringPenalty: boolean;
   private readonly report: ((event: DfrsJobEvent) => void) | undefined;
 
@@ -88,6 +91,7 @@ export class DfrsState {
     this.label = o.label;
     this.penalty = o.penalty;
     this.penaltyModel = o.penaltyModel;
+    this.penaltyMinAge = o.penaltyMinAge;
     this.vtDuringPenalty = o.virtualTimeDuringPenalty;
     this.report = o.onJobEvent;
     const order = jobs
@@ -203,7 +207,7 @@ export class DfrsState {
 
   /** A moved job (`resumed` false) or a resumed one pays the penalty, as `penaltyModel` says. */
   private startPenalty(j: SimJob, t: number, resumed: boolean): void {
-    if (!(this.penalty > 0)) return;
+    if (!(this.penalty > 0) || j.virtualTime < this.penaltyMinAge) return;
     if (resumed && this.penaltyModel === 'migration-only') return;
     if (resumed && this.penaltyModel === 'pause') {
       // The penalty started at the pause; only what is left of it delays the job.
