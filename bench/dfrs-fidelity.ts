@@ -22,8 +22,9 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { summarize } from '../src/analysis/summarize';
 import { maxStretchLowerBound, boundedStretch } from '../src/bounds/maxstretch';
-import { avgStdMax, DfrsCellInput, DfrsCellRecord, DfrsGridOptions, dfrsBound, PreparedDfrsTrace, prepareDfrsTrace, runDfrsGrid } from '../src/schedulers/dfrs/experiment';
+import { DfrsCellInput, DfrsCellRecord, DfrsGridOptions, dfrsBound, PreparedDfrsTrace, prepareDfrsTrace, runDfrsGrid } from '../src/schedulers/dfrs/experiment';
 import { PUBLISHED_TABLE2, PUBLISHED_TABLE4 } from '../src/schedulers/dfrs/published';
 import { DfrsJobEvent, simulateDfrs } from '../src/schedulers/dfrs/simulator';
 import { DfrsJob, offeredLoad, scaleToLoad, syntheticDfrsTrace } from '../src/workloads/dfrs';
@@ -113,12 +114,12 @@ function run(variant: string, traces: readonly PreparedDfrsTrace[], algorithms: 
   log(`${variant}: ${traces.length} traces x ${algorithms.length} algorithms in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
 }
 
-function summarize(variant: string): Row[] {
+function variantTable(variant: string): Row[] {
   const mine = records.filter((r) => r.variant === variant);
-  return avgStdMax(mine, ['algorithm', 'set'], 'degradation').map((g) => {
+  return summarize(mine, { by: ['algorithm', 'set'], value: 'degradation' }).map((g) => {
     const pub = PUBLISHED_TABLE2[g.algorithm as string];
     const pubSet = String(g.set).startsWith('scaled') ? pub?.scaled : pub?.unscaled;
-    const row: Row = { variant, algorithm: String(g.algorithm), set: String(g.set), n: g.n, avg: +g.avg.toFixed(2), std: +g.std.toFixed(2), max: +g.max.toFixed(2) };
+    const row: Row = { variant, algorithm: String(g.algorithm), set: String(g.set), n: g.n, avg: +g.mean.toFixed(2), std: +g.std.toFixed(2), max: +g.max.toFixed(2) };
     if (pubSet) {
       row.publishedAvg = pubSet.avg;
       row.publishedMax = pubSet.max;
@@ -231,7 +232,7 @@ log('worst jobs analysed');
 // Summaries
 
 const variants = [...new Set(records.map((r) => r.variant))];
-const table = variants.flatMap(summarize);
+const table = variants.flatMap(variantTable);
 const get = (variant: string, algorithm: string, set: string) => table.find((r) => r.variant === variant && r.algorithm === algorithm && r.set === set);
 /** Effect of each alternative on the average degradation, relative to the baseline on the same traces. */
 const effects = table
@@ -278,11 +279,11 @@ const underutilization = [
   { variant: 'penalty-from-pause', algorithm: BEST, label: `${BEST}, penalty from the pause` },
   { variant: 'penalty-migration-only', algorithm: BEST, label: `${BEST}, resumes free` },
 ].flatMap((u) =>
-  avgStdMax(records.filter((r) => r.variant === u.variant && r.algorithm === u.algorithm), ['set'], 'norm_underutilization').map((g) => ({
+  summarize(records.filter((r) => r.variant === u.variant && r.algorithm === u.algorithm), { by: ['set'], value: 'norm_underutilization' }).map((g) => ({
     algorithm: u.label,
     set: String(g.set),
     traces: g.n,
-    normalizedUnderutilization: +g.avg.toFixed(3),
+    normalizedUnderutilization: +g.mean.toFixed(3),
     published: PUBLISHED_TABLE4[u.algorithm]?.[String(g.set).startsWith('scaled') ? 'scaled' : 'unscaled'],
   })),
 );

@@ -94,7 +94,8 @@ export interface SummarizeOptions {
  * danfojs DataFrame) by the `by` keys and summarise `value`: count, mean,
  * sample standard deviation, min, max and the half-width of the 95% CI of the
  * mean. Non-finite values are an error: a summary must never hide a broken run.
- * (Per-family summaries such as dfrs.avgStdMax are thin wrappers over it.)
+ * The per-family tables (vcsched.degradationTable, evolving.evolvingSystemTable,
+ * reservation.summarizeReservationRuns, dfrs.periodAgainstBaselines) call it.
  *
  * @example
  * const rows = [1, 2, 3].flatMap((seed) => ['easy', 'fcfs'].map((policy) => ({ policy, seed, wait: seed * (policy === 'easy' ? 10 : 20) })));

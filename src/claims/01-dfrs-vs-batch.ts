@@ -31,7 +31,7 @@ const COST_SET = 'scaled>=0.7';
 const rows = (v: DfrsClaimsView, a: string, s: string) => v.get(`${a}|${s}`) ?? [];
 const values = (v: DfrsClaimsView, a: string, s: string, k: keyof DfrsCellRecord) => rows(v, a, s).map((r) => r[k] as number).filter(Number.isFinite);
 
-/** Sample standard deviation (n − 1), as the notebook's avgStdMax. */
+/** Sample standard deviation (n − 1), as `summarize` gives the notebook's tables. */
 function std(xs: readonly number[]): number {
   if (xs.length < 2) return 0;
   const m = mean([...xs]);

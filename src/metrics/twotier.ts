@@ -114,10 +114,3 @@ export function improvement(baseline: number, value: number): number {
   if (!(baseline > 0)) throw new InputError(`improvement: baseline must be > 0, got ${baseline}`, { source: 'improvement', field: 'baseline' });
   return (baseline - value) / baseline;
 }
-
-/** Maximum and average of relative improvements over a set of loads. */
-export function improvementSummary(pairs: readonly { baseline: number; value: number }[]): { max: number; mean: number; n: number } {
-  if (pairs.length === 0) throw new InputError('improvementSummary: no pairs', { source: 'improvementSummary', field: 'pairs' });
-  const imps = pairs.map((p) => improvement(p.baseline, p.value));
-  return { max: Math.max(...imps), mean: imps.reduce((s, x) => s + x, 0) / imps.length, n: imps.length };
-}

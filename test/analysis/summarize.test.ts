@@ -46,6 +46,8 @@ describe('analysis/summarize', () => {
     expect(s[0].min).to.equal(1);
     expect(s[0].max).to.equal(3);
     expect(s[0].ci95).to.be.closeTo((12.7062 * Math.SQRT2) / Math.SQRT2, 1e-3);
+    // A group of one value: standard deviation and CI half-width 0, min = max = the value (the paper tables' n = 1 rows).
+    expect(s[1]).to.deep.equal({ alg: 'A', load: 0.5, n: 1, mean: 2, std: 0, min: 2, max: 2, ci95: 0 });
   });
 
   it('summarize refuses non-finite values, naming the record', () => {

@@ -5,7 +5,7 @@ import {
   reschedulingCosts,
   underutilization,
 } from '../../src/metrics/dfrs';
-import { avgStdMax, dfrsTrace, runDfrsCell } from '../../src/schedulers/dfrs/experiment';
+import { dfrsTrace, runDfrsCell } from '../../src/schedulers/dfrs/experiment';
 import { simulateDfrsBatch } from '../../src/schedulers/dfrs/batch';
 import { dfrsTraceSet } from '../../src/workloads/dfrs';
 
@@ -93,22 +93,5 @@ describe('dfrs batch rows and experiment cell', () => {
     expect(one.jobs).to.deep.equal(set[1].jobs);
     expect(one.name).to.equal(set[1].name);
     expect(() => dfrsTrace({ trace_set: 'scaled', trace_index: 0 })).to.throw(/load/);
-  });
-
-  it('avgStdMax groups records like the paper\'s tables (sample std)', () => {
-    const rows = avgStdMax(
-      [
-        { algorithm: 'A', trace_set: 's', degradation: 1 },
-        { algorithm: 'A', trace_set: 's', degradation: 3 },
-        { algorithm: 'B', trace_set: 's', degradation: 5 },
-      ],
-      ['algorithm', 'trace_set'],
-      'degradation',
-    );
-    expect(rows).to.deep.equal([
-      { algorithm: 'A', trace_set: 's', avg: 2, std: Math.SQRT2, max: 3, n: 2 },
-      { algorithm: 'B', trace_set: 's', avg: 5, std: 0, max: 5, n: 1 },
-    ]);
-    expect(() => avgStdMax([{ x: NaN }], [], 'x')).to.throw(/record 0/);
   });
 });

@@ -5,7 +5,6 @@
  * costs, MCB8 call times). `runCell` is the entry point for sweeps
  * (src/sweep): it builds the trace from plain parameters.
  */
-import { summarize } from '../../analysis/summarize';
 import { maxStretchLowerBound } from '../../bounds/maxstretch';
 import {
   DfrsJob,
@@ -293,27 +292,4 @@ export function runDfrsGrid(traces: readonly PreparedDfrsTrace[], algorithms: re
     }
   }
   return out;
-}
-
-/** avg / std / max of a field over records, grouped (the layout of the paper's tables). */
-export interface AvgStdMax {
-  [key: string]: string | number | null;
-  avg: number;
-  std: number;
-  max: number;
-  n: number;
-}
-
-/**
- * Group records by `by` and give the average, the standard deviation (sample,
- * n − 1; 0 for one value — the paper does not say which it used) and the
- * maximum of `value`. Groups keep their order of first appearance.
- */
-export function avgStdMax(records: readonly Record<string, unknown>[], by: readonly string[], value: string): AvgStdMax[] {
-  // A thin wrapper over the shared grouped summary, in the paper's column names.
-  return summarize(records, { by: [...by], value }).map((r) => {
-    const keys: Record<string, string | number | null> = {};
-    for (const k of by) keys[k] = (r[k] as string | number | null | undefined) ?? null;
-    return { ...keys, avg: r.mean, std: r.std, max: r.max, n: r.n };
-  });
 }

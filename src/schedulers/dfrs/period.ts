@@ -5,7 +5,7 @@
  * period), and the period at which the DFRS algorithm overtakes each one.
  * Notebook 01 and its claims read the same computation.
  */
-import { avgStdMax } from './experiment';
+import { summarize } from '../../analysis/summarize';
 
 /** One (trace set, period) point of a period sweep: the average of a metric over the set's traces. */
 export interface PeriodPoint {
@@ -60,27 +60,27 @@ export function periodAgainstBaselines(
   baselineRecords: readonly Record<string, unknown>[],
   baselines: readonly string[],
 ): { rows: PeriodComparisonRow[]; crossovers: PeriodCrossover[] } {
-  const uu = avgStdMax(periodRecords, ['trace_set', 'period'], 'norm_underutilization');
-  const deg = avgStdMax(periodRecords, ['trace_set', 'period'], 'degradation');
+  const uu = summarize(periodRecords, { by: ['trace_set', 'period'], value: 'norm_underutilization' });
+  const deg = summarize(periodRecords, { by: ['trace_set', 'period'], value: 'degradation' });
   const picked = baselineRecords.filter((r) => baselines.includes(r.algorithm as string));
-  const baseUU = avgStdMax(picked, ['algorithm', 'trace_set'], 'norm_underutilization');
-  const baseDeg = avgStdMax(picked, ['algorithm', 'trace_set'], 'degradation');
-  const baseOf = (list: typeof baseUU, a: string, s: string) => list.find((r) => r.algorithm === a && r.trace_set === s)?.avg ?? NaN;
+  const baseUU = summarize(picked, { by: ['algorithm', 'trace_set'], value: 'norm_underutilization' });
+  const baseDeg = summarize(picked, { by: ['algorithm', 'trace_set'], value: 'degradation' });
+  const baseOf = (list: typeof baseUU, a: string, s: string) => list.find((r) => r.algorithm === a && r.trace_set === s)?.mean ?? NaN;
   const sets = [...new Set(uu.map((r) => r.trace_set as string))];
   const rows: PeriodComparisonRow[] = [];
   const crossovers: PeriodCrossover[] = [];
   for (const s of sets) {
     const points = uu.filter((r) => r.trace_set === s).sort((a, b) => (a.period as number) - (b.period as number));
     for (const p of points) {
-      const d = deg.find((r) => r.trace_set === s && r.period === p.period)?.avg ?? NaN;
-      const row: PeriodComparisonRow = { trace_set: s, period: p.period as number, underutilization: p.avg, degradation: d };
+      const d = deg.find((r) => r.trace_set === s && r.period === p.period)?.mean ?? NaN;
+      const row: PeriodComparisonRow = { trace_set: s, period: p.period as number, underutilization: p.mean, degradation: d };
       for (const b of baselines) {
         row[`${b} underutilization`] = baseOf(baseUU, b, s);
         row[`${b} / DFRS degradation`] = baseOf(baseDeg, b, s) / d;
       }
       rows.push(row);
     }
-    const curve = points.map((p) => ({ period: p.period as number, value: p.avg }));
+    const curve = points.map((p) => ({ period: p.period as number, value: p.mean }));
     for (const b of baselines) {
       const reference = baseOf(baseUU, b, s);
       crossovers.push({ trace_set: s, baseline: b, baseline_underutilization: reference, crossover_period: crossoverPeriod(curve, reference) });

@@ -9,6 +9,7 @@ import { EvolvingApp, EvolvingSchedule, EVOLVING_VARIANTS, scheduleVariant } fro
 import { scheduleRigid } from './rigid';
 import { evolvingTestCase } from './workload';
 import { appMetrics, systemMetrics, EvolvingAppMetrics, EvolvingSystemMetrics } from '../../metrics/evolving';
+import { summarize } from '../../analysis/summarize';
 
 /** rigid followed by the five variants, in the paper's order. */
 export const EVOLVING_ALGORITHMS: readonly string[] = ['rigid', ...Object.keys(EVOLVING_VARIANTS)];
@@ -70,21 +71,30 @@ export function evolvingCell(params: EvolvingCellParams): EvolvingCellResult {
 
 type Num = Record<string, unknown>;
 
-function avgMax(records: readonly Num[], algorithms: readonly string[], metrics: readonly string[], scaleBy: Record<string, number>): Num[] {
-  const rows: Num[] = [];
-  for (const algorithm of algorithms) {
-    const rs = records.filter((r) => r.algorithm === algorithm);
-    if (rs.length === 0) continue;
-    const row: Num = { algorithm };
-    for (const m of metrics) {
-      const f = scaleBy[m] ?? 1;
-      const vs = rs.map((r) => (r[m] as number) * f);
-      row[`${m}_avg`] = vs.reduce((a, b) => a + b, 0) / vs.length;
-      row[`${m}_max`] = vs.reduce((a, b) => Math.max(a, b), -Infinity);
-    }
-    rows.push(row);
-  }
-  return rows;
+/** Table 1's metrics (system-centric, one record per test) and the factor to the table's unit: utilisation (%), makespan (h), waste (node·h), scheduling time (ms). */
+export const EVOLVING_SYSTEM_UNITS: Readonly<Record<string, number>> = { resourceUtilization: 100, effectiveUtilization: 100, makespan: 1 / 3600, resourceWaste: 1 / 3600, schedulingTime: 1 };
+/** Table 2's metrics (user-centric, one record per application) and the factor to the table's unit: waste (node·h), completion and waiting time (h), expanded steps, expansion (% of requested duration). */
+export const EVOLVING_USER_UNITS: Readonly<Record<string, number>> = { waste: 1 / 3600, completionTime: 1 / 3600, waitingTime: 1 / 3600, expandedSteps: 1, expansion: 100 };
+
+/** Records with their algorithm and each metric of `units` in the table's unit (the rows the tables summarise). */
+export function inTableUnits(records: readonly { algorithm: string }[], units: Readonly<Record<string, number>>): Num[] {
+  return records.map((r) => ({ algorithm: r.algorithm, ...Object.fromEntries(Object.entries(units).map(([m, f]) => [m, ((r as unknown as Num)[m] as number) * f])) }));
+}
+
+/** Per algorithm present, in the order of `algorithms`: `<metric>_avg` and `<metric>_max` of each metric (the grouped summary, pivoted to one row per algorithm). */
+function avgMax(records: readonly Num[], algorithms: readonly string[], metrics: readonly string[]): Num[] {
+  const chosen = records.filter((r) => algorithms.includes(r.algorithm as string));
+  if (chosen.length === 0) return [];
+  const summaries = metrics.map((m) => summarize(chosen, { by: ['algorithm'], value: m }));
+  return algorithms
+    .filter((a) => summaries[0].some((g) => g.algorithm === a))
+    .map((algorithm) => ({
+      algorithm,
+      ...Object.fromEntries(metrics.flatMap((m, k) => {
+        const g = summaries[k].find((r) => r.algorithm === algorithm)!;
+        return [[`${m}_avg`, g.mean], [`${m}_max`, g.max]];
+      })),
+    }));
 }
 
 /**
@@ -93,12 +103,7 @@ function avgMax(records: readonly Num[], algorithms: readonly string[], metrics:
  * and scheduling time (ms).
  */
 export function evolvingSystemTable(result: EvolvingExperimentResult, algorithms: readonly string[] = EVOLVING_ALGORITHMS): Num[] {
-  return avgMax(result.system as unknown as Num[], algorithms, ['resourceUtilization', 'effectiveUtilization', 'makespan', 'resourceWaste', 'schedulingTime'], {
-    resourceUtilization: 100,
-    effectiveUtilization: 100,
-    makespan: 1 / 3600,
-    resourceWaste: 1 / 3600,
-  });
+  return avgMax(inTableUnits(result.system, EVOLVING_SYSTEM_UNITS), algorithms, Object.keys(EVOLVING_SYSTEM_UNITS));
 }
 
 /**
@@ -107,10 +112,5 @@ export function evolvingSystemTable(result: EvolvingExperimentResult, algorithms
  * time (h), expanded steps and expansion (% of requested duration).
  */
 export function evolvingUserTable(result: EvolvingExperimentResult, algorithms: readonly string[] = EVOLVING_ALGORITHMS): Num[] {
-  return avgMax(result.apps as unknown as Num[], algorithms, ['waste', 'completionTime', 'waitingTime', 'expandedSteps', 'expansion'], {
-    waste: 1 / 3600,
-    completionTime: 1 / 3600,
-    waitingTime: 1 / 3600,
-    expansion: 100,
-  });
+  return avgMax(inTableUnits(result.apps, EVOLVING_USER_UNITS), algorithms, Object.keys(EVOLVING_USER_UNITS));
 }

@@ -13,6 +13,7 @@
 import { Seed } from '../../util/random';
 import { WorkloadJob } from '../../workloads/job';
 import { confidenceInterval95, reservationMetrics } from '../../metrics/reservation';
+import { summarize } from '../../analysis/summarize';
 import { loadTraceSync } from '../../workloads/traces';
 import { RESERVATION_POLICIES, ReservationPolicy, checkReservationPolicy } from './policies';
 import { ReservationRequest, simulateReservations } from './simulate';
@@ -167,31 +168,33 @@ export type ReservationSummaryRow = {
   utilizationCi95: number;
 };
 
-/** Mean acceptance rate, slowdown and utilization per policy and parameter value over replicated runs. */
+/**
+ * Mean acceptance rate, slowdown and utilization per policy and parameter value
+ * over replicated runs: the grouped summary of each metric (a run with no
+ * finite slowdown is left out of the slowdown; a non-finite utilization counts as 0).
+ */
 export function summarizeReservationRuns(records: readonly ReservationRunRecord[]): ReservationSummaryRow[] {
-  const groups = new Map<string, ReservationRunRecord[]>();
-  for (const r of records) {
-    const key = `${r.experiment}|${r.x}|${r.policy}`;
-    const g = groups.get(key);
-    if (g) g.push(r);
-    else groups.set(key, [r]);
-  }
-  return [...groups.values()].map((g) => {
-    const acc = confidenceInterval95(g.map((r) => r.acceptanceRate));
-    const finiteSd = g.map((r) => r.averageSlowdown).filter(Number.isFinite);
-    const sd = finiteSd.length > 0 ? confidenceInterval95(finiteSd) : { mean: NaN, halfWidth: NaN };
-    const util = confidenceInterval95(g.map((r) => (Number.isFinite(r.utilization) ? r.utilization : 0)));
+  if (records.length === 0) return [];
+  const by = ['experiment', 'x', 'policy'];
+  const key = (r: Record<string, unknown>) => `${r.experiment}|${r.x}|${r.policy}`;
+  const acc = summarize(records, { by, value: 'acceptanceRate' });
+  const finiteSd = records.filter((r) => Number.isFinite(r.averageSlowdown));
+  const sd = new Map((finiteSd.length > 0 ? summarize(finiteSd, { by, value: 'averageSlowdown' }) : []).map((g) => [key(g), g]));
+  const util = new Map(summarize(records.map((r) => ({ ...r, utilization: Number.isFinite(r.utilization) ? r.utilization : 0 })), { by, value: 'utilization' }).map((g) => [key(g), g]));
+  return acc.map((a) => {
+    const s = sd.get(key(a));
+    const u = util.get(key(a))!;
     return {
-      experiment: g[0].experiment,
-      x: g[0].x,
-      policy: g[0].policy,
-      replications: g.length,
-      acceptanceRate: acc.mean,
-      acceptanceRateCi95: acc.halfWidth,
-      averageSlowdown: sd.mean,
-      averageSlowdownCi95: sd.halfWidth,
-      utilization: util.mean,
-      utilizationCi95: util.halfWidth,
+      experiment: a.experiment as ReservationExperiment,
+      x: a.x as number,
+      policy: a.policy as ReservationPolicy,
+      replications: a.n,
+      acceptanceRate: a.mean,
+      acceptanceRateCi95: a.ci95,
+      averageSlowdown: s?.mean ?? NaN,
+      averageSlowdownCi95: s?.ci95 ?? NaN,
+      utilization: u.mean,
+      utilizationCi95: u.ci95,
     };
   });
 }

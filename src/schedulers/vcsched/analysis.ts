@@ -3,6 +3,7 @@
  * percent degradation from best (Table 1), metric vs slack averaged over the
  * instances an algorithm solved, failure rates, run times.
  */
+import { summarize, type SummaryRow } from '../../analysis/summarize';
 import { VcRunRecord } from './experiment';
 
 /** Key identifying one instance across algorithms. */
@@ -35,27 +36,47 @@ export interface DegradationRow {
   instances: number;
 }
 
+/** One algorithm on one instance: its percent degradation from the best minimum yield among the compared algorithms. */
+export type InstanceDegradation = {
+  instance: string;
+  algorithm: string;
+  degradation: number;
+};
+
 /**
- * Percent degradation from best of the minimum yield (paper, Table 1): for each
- * instance, best = the largest minimum yield among `algorithms`; an algorithm's
- * degradation is 100 x (best - its yield) / best. Averages and maxima are over
- * the instances the algorithm solved (failures are counted as failure rates,
- * not here). Sorted by average degradation.
+ * Percent degradation from best of the minimum yield (paper, Table 1), one row
+ * per instance and algorithm that solved it: best = the largest minimum yield
+ * among `algorithms` on the instance; an algorithm's degradation is
+ * 100 x (best - its yield) / best. Instances no algorithm solved with a
+ * positive yield have no rows (failures are counted as failure rates).
  */
-export function degradationTable(records: readonly VcRunRecord[], algorithms: readonly string[]): DegradationRow[] {
+export function degradationRecords(records: readonly VcRunRecord[], algorithms: readonly string[]): InstanceDegradation[] {
   const chosen = records.filter((r) => algorithms.includes(r.algorithm) && r.status === 'ok' && r.minYield !== null);
-  const per = new Map<string, number[]>(algorithms.map((a) => [a, []]));
-  let instances = 0;
-  for (const rs of groupBy(chosen, instanceId).values()) {
+  const rows: InstanceDegradation[] = [];
+  for (const [instance, rs] of groupBy(chosen, instanceId)) {
     const best = Math.max(...rs.map((r) => r.minYield!));
     if (!(best > 0)) continue;
-    instances++;
-    for (const r of rs) per.get(r.algorithm)!.push((100 * (best - r.minYield!)) / best);
+    for (const r of rs) rows.push({ instance, algorithm: r.algorithm, degradation: (100 * (best - r.minYield!)) / best });
   }
+  return rows;
+}
+
+/**
+ * Table 1: average and maximum of {@link degradationRecords} per algorithm over
+ * the instances it solved (the grouped summary), with the number of instances
+ * solved by at least one of `algorithms`. Sorted by average degradation.
+ */
+export function degradationTable(records: readonly VcRunRecord[], algorithms: readonly string[]): DegradationRow[] {
+  const rows = degradationRecords(records, algorithms);
+  return degradationRows(rows.length ? summarize(rows, { by: ['algorithm'], value: 'degradation' }) : [], algorithms, new Set(rows.map((r) => r.instance)).size);
+}
+
+/** Table 1's rows from the grouped summary of {@link degradationRecords} (an algorithm that solved nothing: NaN, 0 solved), sorted by average. */
+export function degradationRows(summary: readonly SummaryRow[], algorithms: readonly string[], instances: number): DegradationRow[] {
   return algorithms
     .map((algorithm) => {
-      const d = per.get(algorithm)!;
-      return { algorithm, avgDegradation: d.length ? mean(d) : NaN, maxDegradation: d.length ? Math.max(...d) : NaN, solved: d.length, instances };
+      const s = summary.find((r) => r.algorithm === algorithm);
+      return { algorithm, avgDegradation: s?.mean ?? NaN, maxDegradation: s?.max ?? NaN, solved: s?.n ?? 0, instances };
     })
     .sort((a, b) => a.avgDegradation - b.avgDegradation);
 }
