@@ -230,11 +230,13 @@ function baseLayout(o: CommonOptions, extra: PlotlyObject = {}): PlotlyObject {
     automargin: true,
   });
   return {
-    title: o.title ? { text: o.title, x: 0.02, xanchor: 'left', font: { size: 15 } } : undefined,
+    // Aligned with the plot area, not the figure: a long vertical y-axis title then never runs into it.
+    title: o.title ? { text: o.title, xref: 'paper', x: 0, xanchor: 'left', font: { size: 15 } } : undefined,
     font: FIGURE_STYLE.font,
     paper_bgcolor: '#ffffff',
     plot_bgcolor: '#ffffff',
-    margin: { l: 70, r: 20, t: o.title ? 50 : 20, b: 60 },
+    // A title with a subtitle line (<br>) needs the room of two lines above the plot.
+    margin: { l: 70, r: 20, t: o.title ? (o.title.includes('<br>') ? 80 : 50) : 20, b: 60 },
     xaxis: axis(o.xLabel, o.logX),
     yaxis: axis(o.yLabel, o.logY),
     legend: { bgcolor: 'rgba(255,255,255,0.8)' },
