@@ -223,13 +223,14 @@ function makePublishedBatchSweep(scale: PaperScale): SweepDefinition {
 export const publishedBatchPaperSweep = makePublishedBatchSweep('paper');
 export const publishedBatchQuickSweep = makePublishedBatchSweep('quick');
 
+/** What every DFRS experiment of notebook 01 shares: its notebook, the cell fields that are timings (not compared on re-verification), and the sample stratified by algorithm. */
+const DFRS_CELLS = { notebook: NOTEBOOK, timingFields: ['wall_ms', 'mcb_mean_ms', 'mcb_max_ms', 'ms'], stratifyBy: 'algorithm' } as const;
+
 export const experiment: PaperExperiment<Record<DfrsPart, DfrsCellRecord[]>> = {
-  notebook: NOTEBOOK,
+  ...DFRS_CELLS,
   summary: 'DFRS: 1,182 traces x (20 Table 2 algorithms + 98 appendix variants + 11 periods of the best one)',
   sweep: (scale) => (scale === 'paper' ? paperSweep : quickSweep),
   exports: { paper: 'paperSweep', quick: 'quickSweep' },
-  timingFields: ['wall_ms', 'mcb_mean_ms', 'mcb_max_ms', 'ms'],
-  stratifyBy: 'algorithm',
   results: (summary) => dfrsResultsFrom(summary),
 };
 
@@ -240,12 +241,10 @@ export const experiment: PaperExperiment<Record<DfrsPart, DfrsCellRecord[]>> = {
  * notebook); run with `npx ts-node --transpile-only scripts/dfrs-published-batch.ts`.
  */
 export const publishedBatchExperiment: PaperExperiment<DfrsCellRecord[]> = {
-  notebook: NOTEBOOK,
+  ...DFRS_CELLS,
   summary: "DFRS: 1,182 traces x FCFS and EASY as the paper's simulator ran them",
   sweep: (scale) => (scale === 'paper' ? publishedBatchPaperSweep : publishedBatchQuickSweep),
   exports: { paper: 'publishedBatchPaperSweep', quick: 'publishedBatchQuickSweep' },
-  timingFields: ['wall_ms', 'mcb_mean_ms', 'mcb_max_ms', 'ms'],
-  stratifyBy: 'algorithm',
   results: (summary) => dfrsResultsFrom(summary).table2,
 };
 
@@ -296,12 +295,10 @@ export const hpc2nAblationQuickSweep = makeHpc2nAblationSweep('quick');
 
 /** The HPC2N ablation's records, each with its `spanning` and `tasks` switch; run with `scripts/dfrs-ablation.ts hpc2n`. */
 export const hpc2nAblationExperiment: PaperExperiment<(DfrsCellRecord & { spanning: string; tasks: string })[]> = {
-  notebook: NOTEBOOK,
+  ...DFRS_CELLS,
   summary: 'DFRS: 12 HPC2N weeks x 4 week-cut and task-count variants x EASY as published and the best DFRS algorithm',
   sweep: (scale) => (scale === 'paper' ? hpc2nAblationPaperSweep : hpc2nAblationQuickSweep),
   exports: { paper: 'hpc2nAblationPaperSweep', quick: 'hpc2nAblationQuickSweep' },
-  timingFields: ['wall_ms', 'mcb_mean_ms', 'mcb_max_ms', 'ms'],
-  stratifyBy: 'algorithm',
   results: (summary) => {
     const records = dfrsResultsFrom(summary).table2;
     return records.map((r, i) => ({ ...r, spanning: summary.records[i].params.spanning as string, tasks: summary.records[i].params.tasks as string }));
@@ -397,12 +394,10 @@ export function maximaSwitches(params: Record<string, unknown>): Record<'penalty
 
 /** The maxima ablation's records, each with its three switches; run with `scripts/dfrs-ablation.ts maxima`. */
 export const maximaAblationExperiment: PaperExperiment<(DfrsCellRecord & Record<'trace_pick' | 'penalty_min_age' | 'limit_protects' | 'stretch_threshold', string>)[]> = {
-  notebook: NOTEBOOK,
+  ...DFRS_CELLS,
   summary: 'DFRS: synthetic traces (the worst, then a seeded sample over every load) x 5 minvt=600/MCB8 rows x 3 switches',
   sweep: (scale) => (scale === 'paper' ? maximaAblationPaperSweep : maximaAblationQuickSweep),
   exports: { paper: 'maximaAblationPaperSweep', quick: 'maximaAblationQuickSweep' },
-  timingFields: ['wall_ms', 'mcb_mean_ms', 'mcb_max_ms', 'ms'],
-  stratifyBy: 'algorithm',
   results: (summary) => {
     const records = dfrsResultsFrom(summary).table2;
     return records.map((r, i) => ({ ...r, trace_pick: summary.records[i].params.trace_pick as string, ...maximaSwitches(summary.records[i].params) }));
