@@ -209,26 +209,79 @@ export function defineSweep(spec: SweepSpec, options: { baseDir?: string } = {})
 export function sweepCells(sweep: SweepDefinition): Cell[] {
   const cells: Cell[] = [];
   const seen = new Set<string>();
+  forEachGridPoint(sweep, (r, grid, dims, idx) => {
+    const params: CellParams = { ...sweep.fixed };
+    dims.forEach((d, i) => (params[d] = grid[d][idx[i]] as Json));
+    params[REPLICATION] = r;
+    const key = cellKey(params);
+    if (!seen.has(key)) {
+      seen.add(key);
+      cells.push({ index: cells.length, key, params, seed: cellSeed(key) });
+    }
+  });
+  return cells;
+}
+
+/** Visit every grid point of every replication in enumeration order (see `sweepCells`), duplicates included. */
+function forEachGridPoint(sweep: SweepDefinition, visit: (replication: number, grid: Grid, dims: string[], idx: number[]) => void): void {
   for (let r = 0; r < sweep.replications; r++) {
     for (const grid of sweep.grids) {
       const dims = Object.keys(grid);
       const idx = dims.map(() => 0);
       for (;;) {
-        const params: CellParams = { ...sweep.fixed };
-        dims.forEach((d, i) => (params[d] = grid[d][idx[i]] as Json));
-        params[REPLICATION] = r;
-        const key = cellKey(params);
-        if (!seen.has(key)) {
-          seen.add(key);
-          cells.push({ index: cells.length, key, params, seed: cellSeed(key) });
-        }
+        visit(r, grid, dims, idx);
         let i = dims.length - 1;
         while (i >= 0 && ++idx[i] >= grid[dims[i]].length) idx[i--] = 0;
         if (i < 0) break;
       }
     }
   }
-  return cells;
+}
+
+/** Keys of the last few sweeps asked for, by fingerprint and dimension order (together they decide the keys and their order). */
+const cellKeysMemo = new Map<string, readonly string[]>();
+
+/**
+ * The keys of `sweepCells(sweep)`, same text, same order, without building
+ * the cells: each parameter's `"name":value` text is made once per grid and
+ * a key is those texts joined in sorted name order, not a canonical JSON of
+ * each cell's parameters (checking that a record is a cell of the sweep needs
+ * only this). Memoized: the array is shared, do not change it.
+ */
+export function sweepCellKeys(sweep: SweepDefinition): readonly string[] {
+  const memo = `${sweep.fingerprint}\0${JSON.stringify(sweep.grids.map((g) => Object.keys(g)))}`;
+  const known = cellKeysMemo.get(memo);
+  if (known) return known;
+  const keys: string[] = [];
+  const seen = new Set<string>();
+  const member = (name: string, value: Json | undefined) => (value === undefined ? '' : JSON.stringify(name) + ':' + canonicalJson(value, `params.${name}`));
+  const plans = new Map<Grid, (string | number)[]>();
+  const texts = new Map<Grid, string[][]>();
+  forEachGridPoint(sweep, (r, grid, dims, idx) => {
+    // Per grid: the sorted parameter names, each a fixed text or the position of its dimension (-1: the replication).
+    let plan = plans.get(grid);
+    if (!plan) {
+      const names = [...new Set([...Object.keys(sweep.fixed), ...dims, REPLICATION])].sort();
+      plan = names.map((n) => (n === REPLICATION ? -1 : dims.includes(n) ? dims.indexOf(n) : member(n, sweep.fixed[n])));
+      texts.set(grid, dims.map((d) => grid[d].map((v) => member(d, v as Json))));
+      plans.set(grid, plan);
+    }
+    const dimTexts = texts.get(grid) as string[][];
+    // canonicalJson's output: names sorted, undefined values left out.
+    const parts: string[] = [];
+    for (const p of plan) {
+      const text = typeof p === 'string' ? p : p < 0 ? `"${REPLICATION}":${r}` : dimTexts[p][idx[p]];
+      if (text !== '') parts.push(text);
+    }
+    const key = '{' + parts.join(',') + '}';
+    if (!seen.has(key)) {
+      seen.add(key);
+      keys.push(key);
+    }
+  });
+  if (cellKeysMemo.size >= 8) cellKeysMemo.delete(cellKeysMemo.keys().next().value as string);
+  cellKeysMemo.set(memo, keys);
+  return keys;
 }
 
 /** One slice of a sweep for one machine: `index` in 0..count-1. */

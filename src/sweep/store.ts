@@ -111,76 +111,94 @@ function checkShape(obj: any): string | null {
 }
 
 /**
+ * Records parsed from bytes fed in pieces of any size (a file read in chunks,
+ * inflated `.gz` bytes), each line as `readResultsFile` reads it. The complete
+ * lines of a piece are decoded as one string and cut at its newlines (a byte
+ * 0x0a is never inside a UTF-8 sequence): one Buffer-to-string per piece,
+ * not one per line.
+ */
+export class ResultsReader {
+  private readonly report: ReadReport = { records: [], invalid: [], tornTail: null, validLength: 0, warnings: [] };
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private bytes = 0;
+  private lineNo = 0;
+
+  /** `file` names the source in warnings; `checksums: false` skips each record's CRC (for a caller that has checked the whole file's digest). */
+  constructor(private readonly file: string, private readonly checksums = true) {}
+
+  /** The next bytes; what is kept of them (an unfinished last line) is copied. */
+  push(piece: Buffer): void {
+    const last = piece.lastIndexOf(0x0a);
+    if (last >= 0) {
+      const head = piece.subarray(0, last + 1);
+      const text = (this.pendingBytes > 0 ? Buffer.concat([...this.pending, head]) : head).toString('utf8');
+      this.pending = [];
+      this.pendingBytes = 0;
+      for (let from = 0, nl = text.indexOf('\n'); nl >= 0; from = nl + 1, nl = text.indexOf('\n', from)) this.parseLine(text.slice(from, nl));
+      this.report.validLength = this.bytes + last + 1;
+    }
+    if (last + 1 < piece.length) {
+      this.pending.push(Buffer.from(piece.subarray(last + 1)));
+      this.pendingBytes += piece.length - last - 1;
+    }
+    this.bytes += piece.length;
+  }
+
+  /** The report, once every byte has been pushed: a last line without a newline is a torn tail. */
+  finish(): ReadReport {
+    const report = this.report;
+    if (this.pendingBytes > 0) {
+      report.tornTail = { line: this.lineNo + 1, bytes: this.pendingBytes };
+      report.warnings.push(`${this.file}:${this.lineNo + 1}: ignored a torn last line (${this.pendingBytes} bytes, no newline) left by an interrupted write`);
+    }
+    for (const bad of report.invalid) report.warnings.push(`${this.file}:${bad.line}: ignored invalid record (${bad.reason})`);
+    return report;
+  }
+
+  private parseLine(line: string): void {
+    const lineNo = ++this.lineNo;
+    if (line.trim() === '') return;
+    let obj: any;
+    try {
+      obj = JSON.parse(line);
+    } catch {
+      this.report.invalid.push({ line: lineNo, reason: 'not valid JSON' });
+      return;
+    }
+    const shape = checkShape(obj);
+    if (shape) {
+      this.report.invalid.push({ line: lineNo, reason: shape });
+      return;
+    }
+    if (this.checksums && recordCrc(obj) !== obj.crc) {
+      this.report.invalid.push({ line: lineNo, reason: 'checksum mismatch' });
+      return;
+    }
+    this.report.records.push(obj as ResultRecord);
+  }
+}
+
+/**
  * Read every valid record of a results file, in file order (duplicates kept).
  * A missing file reads as empty. Nothing is thrown for bad lines: they are
  * listed in `invalid` / `tornTail` and described in `warnings`.
  */
 export function readResultsFile(file: string, options: { chunkBytes?: number; checksums?: boolean } = {}): ReadReport {
   // Each record's CRC is a third of the reading time; a caller that has checked the whole file's digest may skip it.
-  const checksums = options.checksums ?? true;
-  const report: ReadReport = { records: [], invalid: [], tornTail: null, validLength: 0, warnings: [] };
-  if (!fs.existsSync(file)) return report;
+  const reader = new ResultsReader(file, options.checksums ?? true);
+  if (!fs.existsSync(file)) return reader.finish();
   // A device (e.g. /dev/zero) or a pipe could be read for ever.
   if (!fs.statSync(file).isFile()) throw new InputError(`results file ${file} is not a regular file`, { source: file });
   // Read in chunks, line by line: a file of any size (a string is capped at 512 MiB) in bounded extra memory.
   const chunk = Buffer.alloc(options.chunkBytes ?? 16 << 20);
   const fd = fs.openSync(file, 'r');
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
-  let offset = 0;
-  let lineNo = 0;
-  const parseLine = (line: string) => {
-    lineNo++;
-    if (line.trim() === '') return;
-    let obj: any;
-    try {
-      obj = JSON.parse(line);
-    } catch {
-      report.invalid.push({ line: lineNo, reason: 'not valid JSON' });
-      return;
-    }
-    const shape = checkShape(obj);
-    if (shape) {
-      report.invalid.push({ line: lineNo, reason: shape });
-      return;
-    }
-    if (checksums && recordCrc(obj) !== obj.crc) {
-      report.invalid.push({ line: lineNo, reason: 'checksum mismatch' });
-      return;
-    }
-    report.records.push(obj as ResultRecord);
-  };
   try {
-    for (;;) {
-      const got = fs.readSync(fd, chunk, 0, chunk.length, offset);
-      if (got === 0) break;
-      offset += got;
-      let from = 0;
-      for (let nl = chunk.indexOf(0x0a, 0); nl >= 0 && nl < got; nl = chunk.indexOf(0x0a, from)) {
-        const piece = chunk.subarray(from, nl);
-        const line = pendingBytes > 0 ? Buffer.concat([...pending, piece]).toString('utf8') : piece.toString('utf8');
-        pending = [];
-        pendingBytes = 0;
-        parseLine(line);
-        from = nl + 1;
-        report.validLength = offset - got + from;
-      }
-      if (from < got) {
-        pending.push(Buffer.from(chunk.subarray(from, got)));
-        pendingBytes += got - from;
-      }
-    }
+    for (let offset = 0, got; (got = fs.readSync(fd, chunk, 0, chunk.length, offset)) > 0; offset += got) reader.push(chunk.subarray(0, got));
   } finally {
     fs.closeSync(fd);
   }
-  if (pendingBytes > 0) {
-    report.tornTail = { line: lineNo + 1, bytes: pendingBytes };
-    report.warnings.push(
-      `${file}:${lineNo + 1}: ignored a torn last line (${pendingBytes} bytes, no newline) left by an interrupted write`,
-    );
-  }
-  for (const bad of report.invalid) report.warnings.push(`${file}:${bad.line}: ignored invalid record (${bad.reason})`);
-  return report;
+  return reader.finish();
 }
 
 /**

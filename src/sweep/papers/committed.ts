@@ -19,9 +19,9 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as zlib from 'zlib';
-import { canonicalJson, Cell, Json, sweepCells, SweepDefinition } from '../grid';
+import { canonicalJson, Json, sweepCellKeys, SweepDefinition } from '../grid';
 import { loadCellFunction, resolveCellModule, toJsonResult, TOOLKIT_ROOT } from '../cellmodule';
-import { latestRecords, lockResults, readResultsFile, ResultRecord, serializeRecord, unlockResults } from '../store';
+import { latestRecords, lockResults, readResultsFile, ResultRecord, ResultsReader, serializeRecord, unlockResults } from '../store';
 import { PaperExperiment, paperResultsFile, PaperScale } from './common';
 import { checkDigest, committedPair, finishPublication, gitCommit, provenanceOf, Provenance, readProvenance, sourceDigest, sourceDigestAt, writePair } from './seal';
 import { InputError, OutputError } from '../../util/errors';
@@ -66,10 +66,10 @@ export function publishPaperResults(
   if (!fs.existsSync(src)) throw new InputError(`no results to publish: ${src} does not exist (run \`schedlab paper ${experiment.notebook}\` first)`, { source: src });
   const mine = latestRecords(readResultsFile(src).records.filter((r) => r.definition === sweep.fingerprint));
   const byKey = new Map(mine.map((r) => [r.key, r]));
-  const cells = sweepCells(sweep);
+  const cells = sweepCellKeys(sweep);
   const ordered: ResultRecord[] = [];
-  for (const c of cells) {
-    const r = byKey.get(c.key);
+  for (const key of cells) {
+    const r = byKey.get(key);
     if (r) ordered.push(r);
   }
   // Level 9 and a fixed header (no name, no time): same records, same bytes.
@@ -119,7 +119,7 @@ export function resealCommittedResults(experiment: PaperExperiment, options: { s
       const old = readProvenance(provFile, { unsealed: true });
       if (old.sha256 !== undefined) checkDigest(gz, old, provFile);
       const body = fs.readFileSync(gz);
-      const records = checkRecords(gz, body, old, sweep, sweepCells(sweep));
+      const records = checkRecords(gz, body, old, sweep, sweepCellKeys(sweep));
       const { sha256: _s, bytes: _b, records: _r, sourceDigest: _d, ...fields } = old;
       const commit = old.commit && !old.commit.endsWith('+modified-src') ? old.commit : null;
       const digest = old.sourceDigest !== undefined ? old.sourceDigest : commit ? sourceDigestAt(commit) : null;
@@ -160,26 +160,36 @@ export interface CommittedResults {
   status: string;
 }
 
+/** Bytes of inflated text decoded and parsed at a time. */
+const PIECE_BYTES = 16 << 20;
+
+/**
+ * The inflated bytes of a `.gz`, in one buffer sized by the size its trailer
+ * records (the size modulo 2^32; capped), so that zlib fills one buffer
+ * instead of filling 16 KiB pieces and copying them all into one.
+ */
+function inflate(body: Buffer): Buffer {
+  const recorded = body.length >= 18 ? body.readUInt32LE(body.length - 4) : 0;
+  return zlib.gunzipSync(body, { chunkSize: Math.min(Math.max(recorded + 1, zlib.constants.Z_DEFAULT_CHUNK), 1 << 30) });
+}
+
 /**
  * Every record of a committed `.gz` (bytes already checked against the
  * digest), checked against its provenance: valid lines, one per cell, each of
  * the provenance's sweep, version and fingerprint, counts as recorded.
  */
-function checkRecords(file: string, body: Buffer, provenance: Omit<Provenance, 'records'> & { records?: number }, sweep: SweepDefinition, cells: readonly Cell[]): ResultRecord[] {
-  // Through a file: the decompressed text can exceed what one string may hold.
-  const tmp = path.join(os.tmpdir(), `schedlab-committed-${process.pid}-${path.basename(file, '.gz')}`);
-  let report: ReturnType<typeof readResultsFile>;
+function checkRecords(file: string, body: Buffer, provenance: Omit<Provenance, 'records'> & { records?: number }, sweep: SweepDefinition, cells: readonly string[]): ResultRecord[] {
+  let text: Buffer;
   try {
-    try {
-      fs.writeFileSync(tmp, zlib.gunzipSync(body));
-    } catch (e) {
-      throw new InputError(`not a readable gzip file (${(e as Error).message})`, { source: file });
-    }
-    // The bytes matched the provenance's SHA-256 (checkDigest): a record's own CRC can tell nothing more.
-    report = readResultsFile(tmp, { checksums: false });
-  } finally {
-    fs.rmSync(tmp, { force: true });
+    text = inflate(body);
+  } catch (e) {
+    throw new InputError(`not a readable gzip file (${(e as Error).message})`, { source: file });
   }
+  // The bytes matched the provenance's SHA-256 (checkDigest): a record's own CRC can tell nothing more.
+  // Parsed a piece at a time: the text can exceed what one string may hold.
+  const reader = new ResultsReader(file, false);
+  for (let from = 0; from < text.length; from += PIECE_BYTES) reader.push(text.subarray(from, from + PIECE_BYTES));
+  const report = reader.finish();
   const at = (line: number) => `${file}:${line}`;
   if (report.invalid.length) throw new InputError(`${at(report.invalid[0].line)}: ${report.invalid[0].reason} (${report.invalid.length} invalid record(s) in all); the committed file is damaged`, { source: file, line: report.invalid[0].line });
   if (report.tornTail) throw new InputError(`${at(report.tornTail.line)}: torn last line; the committed file is damaged`, { source: file, line: report.tornTail.line });
@@ -206,7 +216,7 @@ function checkRecords(file: string, body: Buffer, provenance: Omit<Provenance, '
     throw new InputError(`${ok} ok and ${n - ok} failed records, but provenance.json says ${provenance.ok} and ${provenance.failed}`, { source: file, field: 'ok' });
   }
   if (provenance.definition === sweep.fingerprint) {
-    const cellKeys = new Set(cells.map((c) => c.key));
+    const cellKeys = new Set(cells);
     const i = report.records.findIndex((r) => !cellKeys.has(r.key));
     if (i >= 0) throw new InputError(`${at(i + 1)}: ${report.records[i].key} is not a cell of sweep ${sweep.name} version ${sweep.version}`, { source: file, line: i + 1, field: 'key' });
     if (provenance.cells !== cellKeys.size || provenance.missing !== cellKeys.size - n) {
@@ -219,9 +229,10 @@ function checkRecords(file: string, body: Buffer, provenance: Omit<Provenance, '
 /**
  * Read a committed pair and check it completely (provenance fields, commit,
  * size, digest, records); throws an InputError naming the file and what is
- * wrong. A pair being replaced while it is read is read again.
+ * wrong. A pair being replaced while it is read is read again. `cells`: the
+ * sweep's cell keys (`sweepCellKeys`).
  */
-export function readCommittedPair(gz: string, sweep: SweepDefinition, notebook: string, cells: readonly Cell[] = sweepCells(sweep)): { provenance: Provenance; records: ResultRecord[] } {
+export function readCommittedPair(gz: string, sweep: SweepDefinition, notebook: string, cells: readonly string[] = sweepCellKeys(sweep)): { provenance: Provenance; records: ResultRecord[] } {
   for (let attempt = 0; ; attempt++) {
     const pair = committedPair(gz);
     try {
@@ -279,7 +290,7 @@ function pairSignature(gz: string): string {
 }
 
 function readAndCheck(experiment: PaperExperiment, sweep: SweepDefinition, file: string, strict: boolean): CommittedResults {
-  const cells = sweepCells(sweep);
+  const cells = sweepCellKeys(sweep);
   const empty = (status: string, extra: Partial<CommittedResults> = {}): CommittedResults => ({
     notebook: experiment.notebook, file, provenance: null, records: [], cells: cells.length, missing: cells.length, stale: 0, damaged: null, status, ...extra,
   });
@@ -298,7 +309,7 @@ function readAndCheck(experiment: PaperExperiment, sweep: SweepDefinition, file:
     return empty(status, { provenance, stale: all.length });
   }
   const byKey = new Map(all.map((r) => [r.key, r]));
-  const records = cells.map((c) => byKey.get(c.key)).filter((r): r is ResultRecord => r !== undefined);
+  const records = cells.map((key) => byKey.get(key)).filter((r): r is ResultRecord => r !== undefined);
   const missing = cells.length - records.length;
   const commit = provenance.commit ? `commit ${provenance.commit.slice(0, 10)}${provenance.commit.endsWith('+modified-src') ? ' with modified sources' : ''}` : 'an unknown commit';
   const when = `, computed at ${commit} on ${provenance.machine.cores} cores (${provenance.machine.cpu}) in ${(provenance.wallTimeMs / 60000).toFixed(1)} min; sha256 ${provenance.sha256.slice(0, 12)} checked`;
