@@ -129,18 +129,28 @@ export class ResultsReader {
 
   /** The next bytes; what is kept of them (an unfinished last line) is copied. */
   push(piece: Buffer): void {
+    let from = 0;
+    if (this.pendingBytes > 0) {
+      // The line begun in earlier pieces: joined on its own, not by copying the whole piece.
+      const nl = piece.indexOf(0x0a);
+      if (nl >= 0) {
+        this.parseLine(Buffer.concat([...this.pending, piece.subarray(0, nl)]).toString('utf8'));
+        this.pending = [];
+        this.pendingBytes = 0;
+        this.report.validLength = this.bytes + nl + 1;
+        from = nl + 1;
+      } else from = piece.length;
+    }
     const last = piece.lastIndexOf(0x0a);
-    if (last >= 0) {
-      const head = piece.subarray(0, last + 1);
-      const text = (this.pendingBytes > 0 ? Buffer.concat([...this.pending, head]) : head).toString('utf8');
-      this.pending = [];
-      this.pendingBytes = 0;
-      for (let from = 0, nl = text.indexOf('\n'); nl >= 0; from = nl + 1, nl = text.indexOf('\n', from)) this.parseLine(text.slice(from, nl));
+    if (last >= from) {
+      const text = piece.toString('utf8', from, last + 1);
+      for (let at = 0, nl = text.indexOf('\n'); nl >= 0; at = nl + 1, nl = text.indexOf('\n', at)) this.parseLine(text.slice(at, nl));
       this.report.validLength = this.bytes + last + 1;
     }
-    if (last + 1 < piece.length) {
-      this.pending.push(Buffer.from(piece.subarray(last + 1)));
-      this.pendingBytes += piece.length - last - 1;
+    const rest = this.pendingBytes > 0 ? 0 : Math.max(from, last + 1);
+    if (rest < piece.length) {
+      this.pending.push(Buffer.from(piece.subarray(rest)));
+      this.pendingBytes += piece.length - rest;
     }
     this.bytes += piece.length;
   }

@@ -165,11 +165,11 @@ const PIECE_BYTES = 16 << 20;
 
 /**
  * The inflated bytes of a `.gz`, in one buffer sized by the size its trailer
- * records (the size modulo 2^32; capped), so that zlib fills one buffer
- * instead of filling 16 KiB pieces and copying them all into one.
+ * records (modulo 2^32; never above deflate's 1032:1 ratio), so that zlib
+ * fills one buffer instead of 16 KiB pieces copied into one at the end.
  */
 function inflate(body: Buffer): Buffer {
-  const recorded = body.length >= 18 ? body.readUInt32LE(body.length - 4) : 0;
+  const recorded = body.length >= 18 ? Math.min(body.readUInt32LE(body.length - 4), 1032 * body.length) : 0;
   return zlib.gunzipSync(body, { chunkSize: Math.min(Math.max(recorded + 1, zlib.constants.Z_DEFAULT_CHUNK), 1 << 30) });
 }
 
