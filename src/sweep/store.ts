@@ -7,6 +7,7 @@
  * report and the next run cuts off before appending. Reruns skip finished
  * cells, so a resumed run loses nothing and duplicates nothing.
  */
+import { isAscii } from 'buffer';
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -110,6 +111,11 @@ function checkShape(obj: any): string | null {
   return null;
 }
 
+/** UTF-8 text of bytes; plain ASCII (most results) is copied as Latin-1, the same text without decoding. */
+function decode(bytes: Buffer): string {
+  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+}
+
 /**
  * Records parsed from bytes fed in pieces of any size (a file read in chunks,
  * inflated `.gz` bytes), each line as `readResultsFile` reads it. The complete
@@ -134,7 +140,7 @@ export class ResultsReader {
       // The line begun in earlier pieces: joined on its own, not by copying the whole piece.
       const nl = piece.indexOf(0x0a);
       if (nl >= 0) {
-        this.parseLine(Buffer.concat([...this.pending, piece.subarray(0, nl)]).toString('utf8'));
+        this.parseLine(decode(Buffer.concat([...this.pending, piece.subarray(0, nl)])));
         this.pending = [];
         this.pendingBytes = 0;
         this.report.validLength = this.bytes + nl + 1;
@@ -143,7 +149,7 @@ export class ResultsReader {
     }
     const last = piece.lastIndexOf(0x0a);
     if (last >= from) {
-      const text = piece.toString('utf8', from, last + 1);
+      const text = decode(piece.subarray(from, last + 1));
       for (let at = 0, nl = text.indexOf('\n'); nl >= 0; at = nl + 1, nl = text.indexOf('\n', at)) this.parseLine(text.slice(at, nl));
       this.report.validLength = this.bytes + last + 1;
     }
