@@ -54,7 +54,7 @@ export function decisionContext(st: TwoTierState, policy: TwoTierSchedulingPolic
         } else moveToForeground(st, j, d.action === 'kill', asSet(d.avoid), d.via ?? 'fcfs');
         return;
       case 'reserve':
-        st.record({ time: sim.now, action: 'reserve', job: j.job.id, processors: [], shadow: d.shadow, extra: d.extra });
+        st.record(() => ({ time: sim.now, action: 'reserve', job: j.job.id, processors: [], shadow: d.shadow, extra: d.extra }));
         if (cfg.checks && !st.promised.has(j)) st.promised.set(j, { shadow: d.shadow, overruns: st.overruns });
         return;
       default:

@@ -61,7 +61,7 @@ export function twoTierMachine(sim: Simulation, all: SimJob[], policy: TwoTierSc
     j.tier = DONE;
     j.finish = sim.now;
     st.counters.done++;
-    st.record({ time: sim.now, action: 'finish', job: j.job.id, processors: procsOf(j), tier });
+    st.record(() => ({ time: sim.now, action: 'finish', job: j.job.id, processors: procsOf(j), tier }));
     policy.onJobCompleted?.(j, context);
     requestPass();
   }

@@ -12,6 +12,33 @@ import type { TwoTierSchedulingPolicy } from './policies';
 
 type Via = 'fcfs' | 'backfill';
 
+/**
+ * Order the first `k` entries of `cand` (processors) as a full sort by (usage
+ * ascending, processor descending) would: Dispatch takes only those. A small
+ * job (most of them) selects its k in k passes instead of sorting the machine.
+ */
+function leastFirst(cand: number[], usage: (p: number) => number, k: number): void {
+  const n = cand.length;
+  const key = new Float64Array(n);
+  for (let i = 0; i < n; i++) key[i] = usage(cand[i]);
+  const before = (a: number, b: number) => key[a] < key[b] || (key[a] === key[b] && cand[a] > cand[b]);
+  if (k * 8 > n) {
+    const idx = Array.from({ length: n }, (_, i) => i).sort((a, b) => key[a] - key[b] || cand[b] - cand[a]);
+    const sorted = idx.map((i) => cand[i]);
+    for (let i = 0; i < n; i++) cand[i] = sorted[i];
+    return;
+  }
+  for (let i = 0; i < k && i < n; i++) {
+    let m = i;
+    for (let r = i + 1; r < n; r++) if (before(r, m)) m = r;
+    if (m !== i) {
+      const c = cand[i], u = key[i];
+      cand[i] = cand[m]; key[i] = key[m];
+      cand[m] = c; key[m] = u;
+    }
+  }
+}
+
 /** Free a job's bg VMs. */
 export function releaseBackground(st: TwoTierState, j: SimJob): void {
   for (let k = 0; k < j.size; k++) {
@@ -29,7 +56,7 @@ export function dispatchForeground(st: TwoTierState, j: SimJob, exclude: Readonl
   const cand: number[] = [];
   for (let p = st.P - 1; p >= 0; p--) if (fgJob[p] === null && !(exclude && exclude.has(p))) cand.push(p);
   if (cand.length < j.size) throw st.broken('twotier/capacity', `${cand.length} idle fg VMs for a job of ${j.size} processes`, j);
-  if (st.cfg.knowUsage) cand.sort((a, b) => st.viewBg(a) - st.viewBg(b) || b - a);
+  if (st.cfg.knowUsage) leastFirst(cand, (p) => st.viewBg(p), j.size);
   for (let k = 0; k < j.size; k++) {
     const proc = j.order[k];
     const p = cand[k];
@@ -63,7 +90,7 @@ function enterForeground(st: TwoTierState, j: SimJob, via: Via, pause: number): 
   st.fgSet.add(j);
   st.running.add(j);
   st.markDirty(j);
-  st.record({ time: now, action: 'fg', job: j.job.id, processors: procsOf(j), via });
+  st.record(() => ({ time: now, action: 'fg', job: j.job.id, processors: procsOf(j), via }));
 }
 
 /** Swap the CPU priorities of a bg job's bg and fg VMs: keeps progress, no cost. */
@@ -82,7 +109,7 @@ export function swap(st: TwoTierState, j: SimJob, via: Via): void {
   }
   j.swaps++;
   st.counters.swaps++;
-  st.record({ time: st.sim.now, action: 'swap', job: j.job.id, processors: procsOf(j) });
+  st.record(() => ({ time: st.sim.now, action: 'swap', job: j.job.id, processors: procsOf(j) }));
   enterForeground(st, j, via, 0);
   if (checks) st.checkPlacement(j, 'fg');
 }
@@ -96,12 +123,12 @@ export function moveToForeground(st: TwoTierState, j: SimJob, kill: boolean, exc
     j.progress = 0;
     j.kills++;
     st.counters.kills++;
-    st.record({ time: st.sim.now, action: 'kill', job: j.job.id, processors: procsOf(j) });
+    st.record(() => ({ time: st.sim.now, action: 'kill', job: j.job.id, processors: procsOf(j) }));
     dispatchForeground(st, j, exclude, via);
   } else {
     j.migrations++;
     st.counters.migrations++;
-    st.record({ time: st.sim.now, action: 'migrate', job: j.job.id, processors: procsOf(j) });
+    st.record(() => ({ time: st.sim.now, action: 'migrate', job: j.job.id, processors: procsOf(j) }));
     dispatchForeground(st, j, exclude, via);
     // the migration pauses the job for `migrationCost` seconds on its new processors
     j.pausedUntil = st.sim.now + st.cfg.migrationCost;
@@ -115,7 +142,7 @@ export function dispatchBackground(st: TwoTierState, j: SimJob, policy: TwoTierS
   const checks = st.cfg.checks;
   const cand: number[] = [];
   for (let p = st.P - 1; p >= 0; p--) if (st.bgEligible(p)) cand.push(p);
-  if (st.cfg.knowUsage) cand.sort((a, b) => st.viewFg(a) - st.viewFg(b) || b - a);
+  if (st.cfg.knowUsage) leastFirst(cand, (p) => st.viewFg(p), j.size);
   st.removeQueued(j);
   if (checks && cand.length < j.size) throw st.broken('twotier/capacity', `${cand.length} eligible bg VMs for ${j.size} processes`, j);
   for (let k = 0; k < j.size; k++) {
@@ -139,5 +166,5 @@ export function dispatchBackground(st: TwoTierState, j: SimJob, policy: TwoTierS
   j.rate = 0;
   st.running.add(j);
   st.markDirty(j);
-  st.record({ time: sim.now, action: 'bg', job: j.job.id, processors: procsOf(j) });
+  st.record(() => ({ time: sim.now, action: 'bg', job: j.job.id, processors: procsOf(j) }));
 }

@@ -218,6 +218,8 @@ function easyFamily(name: TwoTierPolicy, background: boolean, bringBack: 'kill' 
           }
         }
         if (promise) ctx.apply({ action: 'reserve', job: head, shadow, extra });
+        // Idle fg VMs off the bg head's processors: counted when first needed and after each start, not per candidate.
+        let free = -1;
         for (let k = 1; k < waiting.length && idle > 0; k++) {
           const j = waiting[k];
           if (j.size > idle || j.tier === 'fg') continue;
@@ -225,10 +227,18 @@ function easyFamily(name: TwoTierPolicy, background: boolean, bringBack: 'kill' 
           if (!endsBefore && j.size > extra) continue;
           if (!endsBefore && exclude) {
             // under the extra rule keep off the bg head's processors
-            let free = 0;
-            for (let p = 0; p < ctx.machineSize; p++) if (ctx.foregroundJob(p) === null && !exclude.has(p)) free++;
-            if (j.size <= free && deploy(ctx, j, exclude, 'backfill')) extra -= j.size;
-          } else if (deploy(ctx, j, null, 'backfill') && !endsBefore) extra -= j.size;
+            if (free < 0) {
+              free = 0;
+              for (let p = 0; p < ctx.machineSize; p++) if (ctx.foregroundJob(p) === null && !exclude.has(p)) free++;
+            }
+            if (j.size <= free && deploy(ctx, j, exclude, 'backfill')) {
+              extra -= j.size;
+              free = -1;
+            }
+          } else if (deploy(ctx, j, null, 'backfill')) {
+            if (!endsBefore) extra -= j.size;
+            free = -1;
+          }
           idle = ctx.idleForeground;
         }
       }

@@ -123,8 +123,9 @@ export class TwoTierState {
     this.idleFg = this.P;
   }
 
-  record(e: TwoTierLogEntry): void {
-    this.cfg.log?.push(e);
+  /** Log an action; the entry is built only when the run keeps a log (the hot path runs without one). */
+  record(entry: () => TwoTierLogEntry): void {
+    if (this.cfg.log) this.cfg.log.push(entry());
   }
 
   /** An InvariantError naming the policy, the job, the time (and the processor). */
