@@ -20,6 +20,7 @@
  */
 import { defineSweep, Grid, SweepDefinition } from '../grid';
 import { SweepSummary } from '../run';
+import type { ResultRecord } from '../store';
 import { DfrsCellRecord, dfrsBound, dfrsTrace, DfrsTraceSpec, PreparedDfrsTrace, prepareDfrsTrace, runDfrsCell } from '../../schedulers/dfrs/experiment';
 import { allAlgorithmNames, PUBLISHED_BATCH_ALGORITHMS, TABLE2_DFRS_ALGORITHMS } from '../../schedulers/dfrs/names';
 import { loadLpEngine } from '../../schedulers/vcsched/lpsolver';
@@ -412,8 +413,26 @@ const RECORD_KEYS = [
 /** Fields in which JSON's null stands for NaN/±Infinity (`load` is null on purpose for unscaled and HPC2N traces). */
 const NUMERIC = RECORD_KEYS.filter((k) => !['trace_set', 'trace', 'load', 'algorithm', 'mcb_call_list'].includes(k));
 
+/**
+ * Each part's records, computed once per set of stored records: a render reads the same committed records
+ * through the claims (first screen) and through `records` (its tables). The key is the stored records
+ * themselves, compared one by one, so other or changed records are regrouped; callers get arrays of their own.
+ */
+const partsCache = new WeakMap<ResultRecord, { records: readonly ResultRecord[]; parts: Record<DfrsPart, DfrsCellRecord[]> }>();
+
 /** The records of each part (traces outer, algorithms inner; periods outermost). */
 export function dfrsResultsFrom(summary: SweepSummary): Record<DfrsPart, DfrsCellRecord[]> {
+  const stored = summary.records;
+  const hit = stored.length > 0 ? partsCache.get(stored[0]) : undefined;
+  let parts = hit && hit.records.length === stored.length && hit.records.every((r, i) => r === stored[i]) ? hit.parts : undefined;
+  if (!parts) {
+    parts = regroup(summary); // throws on failed or missing cells, whatever is cached
+    if (stored.length > 0) partsCache.set(stored[0], { records: [...stored], parts });
+  }
+  return { table2: [...parts.table2], appendix: [...parts.appendix], period: [...parts.period] };
+}
+
+function regroup(summary: SweepSummary): Record<DfrsPart, DfrsCellRecord[]> {
   const results = orderKeys(completeResults<DfrsCellRecord>(summary), RECORD_KEYS);
   const out: Record<DfrsPart, DfrsCellRecord[]> = { table2: [], appendix: [], period: [] };
   summary.records.forEach((rec, i) => {
