@@ -387,6 +387,20 @@ describe('01-dfrs-vs-batch', () => {
     expect(lazy[1].jobs).to.deep.equal(built[1].jobs);
   });
 
+  it('parts regrouped once per set of stored records: each caller gets arrays of its own, other records are regrouped', () => {
+    const stored = (degradation: number) => ['table2', 'appendix', 'period'].map((part, i) => ({ key: String(i), params: { part }, status: 'ok', result: { trace_set: 'unscaled', trace: 'lublin-0', algorithm: 'EASY', degradation, bound: null } }));
+    const summary = (records: unknown[]) => ({ records, partial: true, missing: 0 }) as any;
+    const records = stored(2);
+    const a = D.dfrsResultsFrom(summary(records));
+    const b = D.dfrsResultsFrom(summary([...records]));
+    expect(b.table2[0]).to.equal(a.table2[0]); // shared, not regrouped
+    expect(a.table2[0].bound).to.be.NaN;
+    a.table2.push(a.appendix[0]); // a caller's own array
+    expect(D.dfrsResultsFrom(summary(records)).table2).to.have.length(1);
+    const other = stored(3);
+    expect(D.dfrsResultsFrom(summary([records[0], other[1], other[2]])).appendix[0].degradation).to.equal(3);
+  });
+
   it('cells (short traces) return the Table 2-4 fields; MCB8 * appendix cells keep their call lists', async () => {
     const pick = (part: string, algorithm: string) => gridCells(D.paperSweep, { part, trace_set: 'scaled', trace_index: 0, load: 0.1, algorithm })[0] as any;
     const short = { jobs_per_trace: 40, load: 0.5 };
