@@ -236,14 +236,14 @@ export const registry: ClaimRegistry<DfrsClaimsView> = {
     // Tables 2-4 read the table2 part and, for Table 3's extra algorithms, the appendix; Figures 3-4 the period sweep.
     // The '(as published)' batch rows are a committed sweep of their own, read here unless the records hold them.
     const parts = experimentView(experiment, records);
-    if (!parts.table2.some((r) => AS_PUBLISHED[r.algorithm])) parts.table2.push(...publishedBatchRecords());
+    const table2 = parts.table2.some((r) => AS_PUBLISHED[r.algorithm]) ? parts.table2 : [...parts.table2, ...publishedBatchRecords()];
     const out: DfrsClaimsView = new Map();
     const add = (k: string, r: DfrsCellRecord) => {
       const list = out.get(k);
       if (list) list.push(r);
       else out.set(k, [r]);
     };
-    for (const r of [...parts.table2, ...parts.appendix]) {
+    for (const r of [...table2, ...parts.appendix]) {
       const set = r.trace_set as string;
       add(`${r.algorithm}|${set}`, r);
       if (set === 'scaled' && (r.load as number) >= 0.7) add(`${r.algorithm}|${COST_SET}`, r);

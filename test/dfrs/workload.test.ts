@@ -156,6 +156,20 @@ describe('workloads/dfrs: HPC2N preprocessing', () => {
     expect(() => hpc2nJob(swf(8), { tasks: 'per-node' as never })).to.throw(/tasks must be/);
   });
 
+  it('a cut is reused per log and options, each call gets its own copies', () => {
+    const week = 7 * 24 * 3600;
+    const jobs = [swf(1, { id: 1, submit: 100, runtime: week + 200 }), swf(1, { id: 2, submit: week + 50, runtime: 10 })];
+    const first = hpc2nWeeks(jobs);
+    first[0][0].runtime = 1; // a caller changing its copy
+    first[1].pop();
+    expect(hpc2nWeeks(jobs).map((w) => w.map((j) => [j.id, j.runtime]))).to.deep.equal([[[1, week + 200]], [[2, 10]]]);
+    // other options, another cut; a job added to the same array is seen
+    expect(hpc2nWeeks(jobs, { spanning: 'drop' }).map((w) => w.map((j) => j.id))).to.deep.equal([[], [2]]);
+    expect(hpc2nWeeks(jobs, { rebase: false })[1][0].submit).to.equal(week + 50);
+    jobs.push(swf(1, { id: 3, submit: 2 * week + 1 }));
+    expect(hpc2nWeeks(jobs)).to.have.length(3);
+  });
+
   it('on the real trace: 182 week-long segments, every job kept, memory floor respected', function () {
     this.timeout(5 * 60 * 1000); // a guard against hangs: the suite runs beside notebook executions
     const raw = readHpc2n(HPC2N_TRACE_PATH);

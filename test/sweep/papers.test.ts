@@ -20,6 +20,8 @@ import {
 import { paperMain } from '../../src/cli/paper';
 import { committedRoot, paperResultsFile } from '../../src/sweep/papers';
 import { provenanceOf } from '../../src/sweep/papers/seal';
+import { prepareDfrsTrace, runDfrsCell } from '../../src/schedulers/dfrs/experiment';
+import { offeredLoad } from '../../src/workloads/dfrs';
 
 let tmp: string;
 before(() => {
@@ -366,6 +368,37 @@ describe('01-dfrs-vs-batch', () => {
     expect(gridCells(D.paperSweep, { part: 'period', trace_set: 'unscaled', trace_index: 0 }).map((c) => c.period)).to.deep.equal(
       [900, 1200, 1800, 2400, 3600, 4800, 6000, 7200, 9000, 10800, 12000],
     );
+  });
+
+  it('traces built lazily: the labels of the built traces, and the traces table read from records equals the one computed from the jobs', () => {
+    const specs = [
+      { trace_set: 'unscaled' as const, trace_index: 3, jobs_per_trace: 60, base_seed: 7 },
+      { trace_set: 'scaled' as const, trace_index: 1, load: 0.7, jobs_per_trace: 60, base_seed: 7 },
+    ];
+    const built = specs.map((s) => prepareDfrsTrace(s));
+    const lazy = specs.map((s) => D.lazyDfrsTrace(s));
+    expect(lazy.map((t) => t.labels)).to.deep.equal(built.map((t) => t.labels));
+    expect(D.dfrsTraceLabels({ trace_set: 'hpc2n', trace_index: 12 })).to.deep.equal({ trace_set: 'hpc2n', trace: 'week-12', load: null });
+    const records = built.map((t) => runDfrsCell({ jobs: t.jobs, nodes: t.nodes, cores: t.cores, algorithm: 'FCFS', bound: t.bound, batchUnit: t.batchUnit, labels: t.labels }));
+    const fromJobs = built.map((t) => ({ set: t.labels.trace_set, trace: t.labels.trace, jobs: t.jobs.length, nodes: t.nodes, offered_load: offeredLoad(t.jobs, t.nodes), bound: t.bound }));
+    expect(D.dfrsTraceRows(lazy, records)).to.deep.equal(fromJobs);
+    // no record of a trace: computed from its jobs
+    expect(D.dfrsTraceRows(lazy, records.slice(0, 1))).to.deep.equal(fromJobs);
+    expect(lazy[1].jobs).to.deep.equal(built[1].jobs);
+  });
+
+  it('parts regrouped once per set of stored records: each caller gets arrays of its own, other records are regrouped', () => {
+    const stored = (degradation: number) => ['table2', 'appendix', 'period'].map((part, i) => ({ key: String(i), params: { part }, status: 'ok', result: { trace_set: 'unscaled', trace: 'lublin-0', algorithm: 'EASY', degradation, bound: null } }));
+    const summary = (records: unknown[]) => ({ records, partial: true, missing: 0 }) as any;
+    const records = stored(2);
+    const a = D.dfrsResultsFrom(summary(records));
+    const b = D.dfrsResultsFrom(summary([...records]));
+    expect(b.table2[0]).to.equal(a.table2[0]); // shared, not regrouped
+    expect(a.table2[0].bound).to.be.NaN;
+    a.table2.push(a.appendix[0]); // a caller's own array
+    expect(D.dfrsResultsFrom(summary(records)).table2).to.have.length(1);
+    const other = stored(3);
+    expect(D.dfrsResultsFrom(summary([records[0], other[1], other[2]])).appendix[0].degradation).to.equal(3);
   });
 
   it('cells (short traces) return the Table 2-4 fields; MCB8 * appendix cells keep their call lists', async () => {

@@ -51,10 +51,12 @@ export type InstanceDegradation = {
  * positive yield have no rows (failures are counted as failure rates).
  */
 export function degradationRecords(records: readonly VcRunRecord[], algorithms: readonly string[]): InstanceDegradation[] {
-  const chosen = records.filter((r) => algorithms.includes(r.algorithm) && r.status === 'ok' && r.minYield !== null);
+  const compared = new Set(algorithms);
+  const chosen = records.filter((r) => compared.has(r.algorithm) && r.status === 'ok' && r.minYield !== null);
   const rows: InstanceDegradation[] = [];
   for (const [instance, rs] of groupBy(chosen, instanceId)) {
-    const best = Math.max(...rs.map((r) => r.minYield!));
+    let best = -Infinity;
+    for (const r of rs) best = Math.max(best, r.minYield!);
     if (!(best > 0)) continue;
     for (const r of rs) rows.push({ instance, algorithm: r.algorithm, degradation: (100 * (best - r.minYield!)) / best });
   }

@@ -20,10 +20,11 @@
  */
 import { defineSweep, Grid, SweepDefinition } from '../grid';
 import { SweepSummary } from '../run';
-import { DfrsCellRecord, dfrsBound, dfrsTrace, DfrsTraceSpec, runDfrsCell } from '../../schedulers/dfrs/experiment';
+import type { ResultRecord } from '../store';
+import { DfrsCellRecord, dfrsBound, dfrsTrace, DfrsTraceSpec, PreparedDfrsTrace, prepareDfrsTrace, runDfrsCell } from '../../schedulers/dfrs/experiment';
 import { allAlgorithmNames, PUBLISHED_BATCH_ALGORITHMS, TABLE2_DFRS_ALGORITHMS } from '../../schedulers/dfrs/names';
 import { loadLpEngine } from '../../schedulers/vcsched/lpsolver';
-import { DFRS_PAPER_COUNTS, DfrsJob } from '../../workloads/dfrs';
+import { DFRS_PAPER_COUNTS, DfrsJob, offeredLoad } from '../../workloads/dfrs';
 import { completeResults, orderKeys, PaperExperiment, PaperScale } from './common';
 import { createRng } from '../../util/random';
 
@@ -412,8 +413,26 @@ const RECORD_KEYS = [
 /** Fields in which JSON's null stands for NaN/±Infinity (`load` is null on purpose for unscaled and HPC2N traces). */
 const NUMERIC = RECORD_KEYS.filter((k) => !['trace_set', 'trace', 'load', 'algorithm', 'mcb_call_list'].includes(k));
 
+/**
+ * Each part's records, computed once per set of stored records: a render reads the same committed records
+ * through the claims (first screen) and through `records` (its tables). The key is the stored records
+ * themselves, compared one by one, so other or changed records are regrouped; callers get arrays of their own.
+ */
+const partsCache = new WeakMap<ResultRecord, { records: readonly ResultRecord[]; parts: Record<DfrsPart, DfrsCellRecord[]> }>();
+
 /** The records of each part (traces outer, algorithms inner; periods outermost). */
 export function dfrsResultsFrom(summary: SweepSummary): Record<DfrsPart, DfrsCellRecord[]> {
+  const stored = summary.records;
+  const hit = stored.length > 0 ? partsCache.get(stored[0]) : undefined;
+  let parts = hit && hit.records.length === stored.length && hit.records.every((r, i) => r === stored[i]) ? hit.parts : undefined;
+  if (!parts) {
+    parts = regroup(summary); // throws on failed or missing cells, whatever is cached
+    if (stored.length > 0) partsCache.set(stored[0], { records: [...stored], parts });
+  }
+  return { table2: [...parts.table2], appendix: [...parts.appendix], period: [...parts.period] };
+}
+
+function regroup(summary: SweepSummary): Record<DfrsPart, DfrsCellRecord[]> {
   const results = orderKeys(completeResults<DfrsCellRecord>(summary), RECORD_KEYS);
   const out: Record<DfrsPart, DfrsCellRecord[]> = { table2: [], appendix: [], period: [] };
   summary.records.forEach((rec, i) => {
@@ -423,4 +442,60 @@ export function dfrsResultsFrom(summary: SweepSummary): Record<DfrsPart, DfrsCel
     out[rec.params.part as DfrsPart].push(results[i]);
   });
   return out;
+}
+
+/** The labels `prepareDfrsTrace` gives a trace (set, name, load), without building its jobs. */
+export function dfrsTraceLabels(spec: DfrsTraceSpec): PreparedDfrsTrace['labels'] {
+  const i = spec.trace_index;
+  const trace = spec.trace_set === 'hpc2n' ? `week-${i}` : spec.trace_set === 'scaled' ? `lublin-${i}@${spec.load}` : `lublin-${i}`;
+  return { trace_set: spec.trace_set, trace, load: spec.load ?? null };
+}
+
+/**
+ * A trace whose jobs (with its nodes, cores and bound) are built on first use:
+ * a render from committed results needs the jobs of a few traces only (the
+ * records carry each trace's size, load and bound), and building all 1,182
+ * (one million jobs, the HPC2N log cut 182 times) took most of a minute.
+ */
+export function lazyDfrsTrace(spec: DfrsTraceSpec): PreparedDfrsTrace {
+  let built: PreparedDfrsTrace | undefined;
+  const trace = () => (built ??= prepareDfrsTrace(spec));
+  return {
+    labels: dfrsTraceLabels(spec),
+    get jobs() { return trace().jobs; },
+    get nodes() { return trace().nodes; },
+    get cores() { return trace().cores; },
+    get bound() { return trace().bound; },
+    batchUnit: spec.trace_set === 'hpc2n' ? 'core' : 'node',
+  };
+}
+
+/** One row of notebook 01's traces table. */
+export interface DfrsTraceRow {
+  set: string;
+  trace: string;
+  jobs: number;
+  nodes: number;
+  offered_load: number;
+  bound: number;
+}
+
+/**
+ * The traces table (jobs, nodes, offered load, Theorem 1 bound): read from a
+ * record of each trace, since every cell's record carries them, and computed
+ * from the trace's jobs only for a trace no record covers (or of fewer than
+ * two jobs, whose record's offered load is 0 by convention).
+ */
+export function dfrsTraceRows(traces: readonly PreparedDfrsTrace[], records: readonly DfrsCellRecord[]): DfrsTraceRow[] {
+  const recordOf = new Map<string, DfrsCellRecord>();
+  for (const r of records) {
+    const k = `${r.trace_set as string}|${r.trace as string}`;
+    if (!recordOf.has(k)) recordOf.set(k, r);
+  }
+  return traces.map((t) => {
+    const { trace_set: set, trace } = t.labels;
+    const r = recordOf.get(`${set}|${trace}`);
+    if (r && r.jobs >= 2) return { set, trace, jobs: r.jobs, nodes: r.nodes, offered_load: r.offered_load, bound: r.bound };
+    return { set, trace, jobs: t.jobs.length, nodes: t.nodes, offered_load: offeredLoad(t.jobs, t.nodes), bound: r?.bound ?? t.bound };
+  });
 }
