@@ -11,6 +11,7 @@ import { PackingLp, packingLpViolation, solvePackingLp } from './avg-lp';
 import { solverFailureKind } from '../vcsched/improve';
 import { InputError, SolverError } from '../../util/errors';
 import type { DfrsAlgorithm } from './names';
+import { grownFloat, grownInt } from '../../util/arrays';
 
 /** A job whose tasks are placed: its CPU need per task and the node of each task. */
 export interface MappedJob {
@@ -155,6 +156,11 @@ export function maxMinYields(jobs: readonly MappedJob[], nodeCount: number): Flo
   dirty.fill(1, 0, nodeCount);
   let liveCount = nodeCount;
   for (let i = 0; i < nodeCount; i++) live[i] = i;
+  // Every unfrozen job has the same yield, `level` (all start at 0 and are
+  // raised together): it is written to y when the job is frozen.
+  let level = 0;
+  let minCap = Infinity;
+  for (let k = 0; k < activeCount; k++) if (cap[activeJobs[k]] < minCap) minCap = cap[activeJobs[k]];
   while (activeCount > 0) {
     // Largest common increment allowed by every node and every job cap.
     let delta = Infinity;
@@ -174,42 +180,48 @@ export function maxMinYields(jobs: readonly MappedJob[], nodeCount: number): Flo
       }
     }
     liveCount = stillLive;
-    for (let k = 0; k < activeCount; k++) {
-      const j = activeJobs[k];
-      delta = Math.min(delta, cap[j] - y[j]);
-    }
+    delta = Math.min(delta, minCap - level);
     if (!Number.isFinite(delta)) break;
-    for (let k = 0; k < activeCount; k++) y[activeJobs[k]] += delta;
+    level += delta;
     for (let l = 0; l < liveCount; l++) {
       const i = live[l];
       residual[i] -= demand[i] * delta;
     }
     // Freeze jobs at their cap and jobs touching a saturated node.
     let frozen = 0;
-    const freeze = (j: number) => {
+    const freeze = (j: number, value: number) => {
+      y[j] = value;
       active[j] = 0;
       frozen++;
       const nodes = jobs[j].nodes;
       for (let k = 0; k < nodes.length; k++) dirty[nodes[k]] = 1;
     };
-    for (let k = 0; k < activeCount; k++) {
-      const j = activeJobs[k];
-      if (y[j] >= cap[j] - 1e-12) {
-        y[j] = cap[j];
-        freeze(j);
+    if (level >= minCap - 1e-12) {
+      for (let k = 0; k < activeCount; k++) {
+        const j = activeJobs[k];
+        if (level >= cap[j] - 1e-12) freeze(j, cap[j]);
       }
     }
     for (let l = 0; l < liveCount; l++) {
       const i = live[l];
       if (residual[i] <= 1e-12) {
-        for (let e = start[i]; e < start[i + 1]; e++) if (active[entryJob[e]]) freeze(entryJob[e]);
+        for (let e = start[i]; e < start[i + 1]; e++) if (active[entryJob[e]]) freeze(entryJob[e], level);
       }
     }
     if (frozen === 0) break; // cannot happen in exact arithmetic; guards against float stalls
     let stillActive = 0;
-    for (let k = 0; k < activeCount; k++) if (active[activeJobs[k]]) activeJobs[stillActive++] = activeJobs[k];
+    minCap = Infinity;
+    for (let k = 0; k < activeCount; k++) {
+      const j = activeJobs[k];
+      if (active[j]) {
+        activeJobs[stillActive++] = j;
+        if (cap[j] < minCap) minCap = cap[j];
+      }
+    }
     activeCount = stillActive;
   }
+  // Jobs still unfrozen after a stall keep the common yield.
+  for (let k = 0; k < activeCount; k++) y[activeJobs[k]] = level;
   return y;
 }
 
@@ -467,6 +479,9 @@ export function yieldForInverseStretch(s: number, st: StretchState, period: numb
   return ((st.flowTime + period) * s - st.virtualTime) / period;
 }
 
+/** StretchNodes' arrays, reused from call to call (see its constructor). */
+const stretchScratch: Record<'lo' | 'hi' | 'rate' | 'vt', Float64Array> & { used: Int32Array } = { lo: new Float64Array(0), hi: new Float64Array(0), rate: new Float64Array(0), vt: new Float64Array(0), used: new Int32Array(0) };
+
 /**
  * The nodes' CPU use when yields follow the inverse stretch s (each job's
  * yield clipped to [0, cap], frozen jobs at `y`), and where each node's use
@@ -483,8 +498,9 @@ class StretchNodes {
   /** Bounds of every node's crossing (reset to ±Infinity when a job on it is frozen). */
   readonly lo: Float64Array;
   readonly hi: Float64Array;
-  /** Nodes that carry a task. */
-  readonly used: number[] = [];
+  /** Nodes that carry a task: used[0 .. usedCount - 1]. */
+  readonly used: Int32Array;
+  readonly usedCount: number;
   /** Lowest bounds over the used nodes: s <= minLo is feasible, s >= minHi is not. */
   minLo = Infinity;
   minHi = Infinity;
@@ -503,11 +519,25 @@ class StretchNodes {
     private readonly active: Uint8Array,
     private readonly y: Float64Array,
   ) {
-    this.lo = new Float64Array(nodeCount).fill(-Infinity);
-    this.hi = new Float64Array(nodeCount).fill(Infinity);
-    this.rate = Float64Array.from(states, (st) => st.flowTime + period);
-    this.vt = Float64Array.from(states, (st) => st.virtualTime);
-    for (let i = 0; i < nodeCount; i++) if (perNode.start[i + 1] > perNode.start[i]) this.used.push(i);
+    // The arrays are the shared stretchScratch ones: one StretchNodes is alive at a time.
+    const w = stretchScratch;
+    w.lo = grownFloat(w.lo, nodeCount);
+    w.hi = grownFloat(w.hi, nodeCount);
+    w.used = grownInt(w.used, nodeCount);
+    w.rate = grownFloat(w.rate, states.length);
+    w.vt = grownFloat(w.vt, states.length);
+    this.lo = w.lo.fill(-Infinity, 0, nodeCount);
+    this.hi = w.hi.fill(Infinity, 0, nodeCount);
+    this.rate = w.rate;
+    this.vt = w.vt;
+    for (let j = 0; j < states.length; j++) {
+      this.rate[j] = states[j].flowTime + period;
+      this.vt[j] = states[j].virtualTime;
+    }
+    this.used = w.used;
+    let used = 0;
+    for (let i = 0; i < nodeCount; i++) if (perNode.start[i + 1] > perNode.start[i]) this.used[used++] = i;
+    this.usedCount = used;
   }
 
   /** Job j's yield at inverse stretch s: yieldForInverseStretch clipped to [0, cap]. */
@@ -601,21 +631,38 @@ class StretchNodes {
   bounds(): void {
     let minLo = Infinity;
     let minHi = Infinity;
-    for (const i of this.used) {
-      if (this.lo[i] < minLo) minLo = this.lo[i];
-      if (this.hi[i] < minHi) minHi = this.hi[i];
+    const { lo, hi, used } = this;
+    for (let u = 0; u < this.usedCount; u++) {
+      const i = used[u];
+      if (lo[i] < minLo) minLo = lo[i];
+      if (hi[i] < minHi) minHi = hi[i];
     }
     this.minLo = minLo;
     this.minHi = minHi;
   }
 
-  /** No node over capacity at s. */
+  /** Narrow every used node's bracket. */
+  narrowAll(): void {
+    for (let u = 0; u < this.usedCount; u++) this.narrow(this.used[u]);
+    this.bounds();
+  }
+
+  /** No node over capacity at s (every node evaluated, to narrow its bracket; then the bounds). */
   feasible(s: number): boolean {
     if (s >= this.minHi) return false;
     if (s <= this.minLo) return true;
     let ok = true;
-    for (const i of this.used) if (this.overAt(i, s)) ok = false;
-    this.bounds();
+    let minLo = Infinity;
+    let minHi = Infinity;
+    const { lo, hi, used } = this;
+    for (let u = 0; u < this.usedCount; u++) {
+      const i = used[u];
+      if (this.overAt(i, s)) ok = false;
+      if (lo[i] < minLo) minLo = lo[i];
+      if (hi[i] < minHi) minHi = hi[i];
+    }
+    this.minLo = minLo;
+    this.minHi = minHi;
     return ok;
   }
 }
@@ -642,13 +689,14 @@ export function minMaxStretchYields(
   growScratch(nodeCount, n);
   const perNode = nodeCoefficientArrays(jobs, nodeCount);
   const { start, job: entryJob } = perNode;
-  const cap = jobs.map((j) => j.maxYield ?? 1);
-  const active = new Uint8Array(n).fill(1);
+  // The opt=min loop's scratch arrays (maxMinYields is not running).
+  const { cap, active, dirty: isTouched } = scratch;
+  for (let j = 0; j < n; j++) cap[j] = jobs[j].maxYield ?? 1;
+  active.fill(1, 0, n);
+  isTouched.fill(0, 0, nodeCount);
   let activeCount = n;
   const nodes = new StretchNodes(perNode, states, nodeCount, period, cap, active, y);
-  for (const i of nodes.used) nodes.narrow(i);
-  nodes.bounds();
-  const isTouched = new Uint8Array(nodeCount);
+  nodes.narrowAll();
   const touched: number[] = [];
   let sLo = 0;
   while (activeCount > 0) {
@@ -677,7 +725,8 @@ export function minMaxStretchYields(
       }
     };
     let frozen = 0;
-    for (const i of nodes.used) {
+    for (let u = 0; u < nodes.usedCount; u++) {
+      const i = nodes.used[u];
       // Only freezing lowers a node's use here, so a node within capacity at sHi stays so.
       if (sHi <= nodes.lo[i] || !(isTouched[i] ? nodes.over(i, sHi) : nodes.overAt(i, sHi))) continue;
       for (let e = start[i]; e < start[i + 1]; e++) {
@@ -727,8 +776,7 @@ export function minAvgStretchYields(
   growScratch(nodeCount, n);
   const cap = jobs.map((j) => j.maxYield ?? 1);
   const nodes = new StretchNodes(nodeCoefficientArrays(jobs, nodeCount), states, nodeCount, period, cap, new Uint8Array(n).fill(1), new Float64Array(n));
-  for (const i of nodes.used) nodes.narrow(i);
-  nodes.bounds();
+  nodes.narrowAll();
   let lo = 0;
   let hi = 1;
   if (nodes.feasible(1)) lo = 1;

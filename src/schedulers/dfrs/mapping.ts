@@ -305,6 +305,34 @@ function bySubmission(jobs: ActiveJob[]): ActiveJob[] {
   return jobs.sort((a, b) => a.order - b.order);
 }
 
+/** Marks of `keptInOrder`, indexed by order minus the lowest order; a job is marked when its entry equals `markEpoch`. */
+let marks = new Int32Array(0);
+let markEpoch = 0;
+
+/**
+ * The first `keep` jobs of `chosen` (a subset of `all`) by submission order:
+ * bySubmission(chosen.slice(0, keep)). When `all` is listed by increasing
+ * (integer) order, as the engine lists the jobs in the system, that is `all`
+ * filtered to the chosen ones, O(n) instead of a sort; otherwise the sort.
+ */
+function keptInOrder(all: readonly ActiveJob[], chosen: readonly ActiveJob[], keep: number): ActiveJob[] {
+  const n = all.length;
+  const first = n > 0 ? all[0].order : 0;
+  const span = n > 0 ? all[n - 1].order - first + 1 : 0;
+  let ordered = Number.isInteger(first) && span <= 1e7;
+  for (let i = 1; ordered && i < n; i++) if (!(all[i].order > all[i - 1].order && Number.isInteger(all[i].order))) ordered = false;
+  if (!ordered) return bySubmission(chosen.slice(0, keep));
+  if (marks.length < span) marks = new Int32Array(Math.max(span, 2 * marks.length));
+  if (++markEpoch === 2 ** 31 - 1) {
+    marks.fill(0);
+    markEpoch = 1;
+  }
+  for (let k = 0; k < keep; k++) marks[chosen[k].order - first] = markEpoch;
+  const kept: ActiveJob[] = [];
+  for (let i = 0; i < n; i++) if (marks[all[i].order - first] === markEpoch) kept.push(all[i]);
+  return kept;
+}
+
 /** A running job under the minvt/minft bound. */
 export function isYoung(j: ActiveJob, limit: GlobalMappingOptions['limit']): boolean {
   if (!limit || !j.nodes) return false;
@@ -494,7 +522,7 @@ export function mcb8Mapping(jobs: readonly ActiveJob[], options: GlobalMappingOp
     // mapping (the paper: MCB8 "always considers the tasks and the nodes in
     // the same order"; listing by priority, which changes all the time, would
     // reshuffle equal-sized jobs at every call and cause needless migrations).
-    const kept = bySubmission(sorted.slice(0, keep));
+    const kept = keptInOrder(jobs, sorted, keep);
     // The jobs' tasks one after the other, a pinned job's on its nodes.
     const yieldJobs: YieldJob[] = kept.map((j) => ({ tasks: j.tasks, cpuNeed: j.need, mem: j.mem, hosts: pinned(j) ? j.nodes : null }));
     const res = mcb8Search(yieldJobs, nodeCount, options.variant ?? 8, options.tolerance ?? 0.01);
@@ -532,7 +560,7 @@ export function mcb8StretchMapping(
   let keep = sorted.length;
   let dropped = jobs.length - keep;
   for (; keep > 0; keep--, dropped++) {
-    const kept = bySubmission(sorted.slice(0, keep)); // see mcb8Mapping
+    const kept = keptInOrder(jobs, sorted, keep); // see mcb8Mapping
     const free = kept.filter((j) => !pinned(j));
     const fixedJobs = kept.filter(pinned);
     const freeTasks = free.reduce((a, j) => a + j.tasks, 0);
