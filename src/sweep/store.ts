@@ -268,7 +268,7 @@ export function toRows(records: readonly ResultRecord[]): ResultRow[] {
     const res = r.result;
     if (res !== null && typeof res === 'object' && !Array.isArray(res)) {
       for (const [k, v] of Object.entries(res)) {
-        if (k in row && canonicalJson(row[k]) !== canonicalJson(v)) row[`result.${k}`] = v;
+        if (k in row && row[k] !== v && canonicalJson(row[k]) !== canonicalJson(v)) row[`result.${k}`] = v;
         else row[k] = v;
       }
     } else {

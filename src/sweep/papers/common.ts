@@ -20,7 +20,7 @@ import { InputError } from '../../util/errors';
 import { TOOLKIT_ROOT } from '../cellmodule';
 import { mergeResults } from '../merge';
 import { ProgressMode, runSweep, SweepSummary } from '../run';
-import { lockResults, ResultRecord, toolkitVersion, toRows, unlockResults } from '../store';
+import { lockResults, ResultRecord, ResultRow, toolkitVersion, toRows, unlockResults } from '../store';
 import { CommittedResults, loadCommittedResults, rotatingSample, seedFromCommitted, verifyCommittedSample, VerifiedCell } from './committed';
 
 /** The scale a paper notebook runs at: quick (small, live) or paper (full, from committed results). */
@@ -283,6 +283,8 @@ async function committedSummary(experiment: PaperExperiment, committed: Committe
     const rotationText = picked.blocks > 1 ? `; ${by} block ${picked.block + 1} of ${picked.blocks}: each of the ${picked.strata} values of ${by} is re-run once every ${picked.blocks} renders (SCHEDLAB_VERIFY_ROTATION picks the block)` : `, every value of ${by} represented`;
     log(`${experiment.notebook}: re-ran ${verified.length} sampled cells live (${s.toFixed(1)} s${rotationText}): every result identical to the committed one${experiment.timingFields?.length ? ` (timing fields ${experiment.timingFields.join(', ')} aside)` : ''}`);
   }
+  // Flattened on first use: a notebook reads the records, and 152k rows cost seconds it never uses.
+  let rows: ResultRow[] | undefined;
   return {
     sweep: experiment.sweep('paper').name,
     out: committed.file,
@@ -295,7 +297,9 @@ async function committedSummary(experiment: PaperExperiment, committed: Committe
     interrupted: false,
     elapsedMs: Date.now() - t0,
     records: committed.records,
-    rows: toRows(committed.records),
+    get rows() {
+      return (rows ??= toRows(committed.records));
+    },
     warnings: [],
     partial: committed.missing > 0,
     status: committed.status,
