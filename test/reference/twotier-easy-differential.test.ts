@@ -18,19 +18,16 @@ import { referenceBatch } from './batch-reference';
 function twoTierEasyDivergence(jobs: readonly WorkloadJob[], machineSize: number, estimates: BatchEstimates): { message: string; agree: number } {
   const run = simulateTwoTier(jobs as TwoTierJob[], { machineSize, policy: 'easy', estimates });
   const ref = referenceBatch(jobs, { machineSize, policy: 'easy', estimates });
-  // simulateTwoTier reports jobs in arrival order; match them to input positions by (id, submit),
-  // jobs of equal (id, submit) in the order they come: both lists sorted by (submit, id, position).
-  const byKey = (xs: readonly { id: number; submit: number }[]) => xs.map((_, i) => i).sort((a, b) => xs[a].submit - xs[b].submit || xs[a].id - xs[b].id || a - b);
-  const runOrder = byKey(run.jobs);
-  const fast = new Array<(typeof run.jobs)[number]>(jobs.length);
-  byKey(jobs).forEach((i, k) => {
-    const r = run.jobs[runOrder[k]];
-    if (r.id !== jobs[i].id || r.submit !== jobs[i].submit) throw new Error(`job ${jobs[i].id} (submit ${jobs[i].submit}) is not among simulateTwoTier's jobs`);
-    fast[i] = r;
+  // simulateTwoTier reports jobs in arrival order; match them by input position via (id, submit).
+  const byKey = new Map<string, number[]>();
+  run.jobs.forEach((r, k) => {
+    const key = `${r.id}/${r.submit}`;
+    byKey.set(key, [...(byKey.get(key) ?? []), k]);
   });
   let first = -1;
   let firstAt = Infinity;
   let differ = 0;
+  const fast = jobs.map((j) => run.jobs[(byKey.get(`${j.id}/${j.submit}`) as number[]).shift() as number]);
   for (let i = 0; i < jobs.length; i++) {
     if (Object.is(fast[i].start, ref[i].start) && Object.is(fast[i].finish, ref[i].end)) continue;
     differ++;
