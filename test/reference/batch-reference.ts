@@ -72,18 +72,37 @@ class PointProfile {
 
   /** Build from intervals [s, e) each taking p processors, seen from `now` on. */
   constructor(machineSize: number, now: number, intervals: { s: number; e: number; p: number }[]) {
-    // The change of free processors at each time (whole numbers: the order of the sum does not matter).
-    const change = new Map<number, number>([[now, 0]]);
+    // The times at which the number of free processors may change, in order, once each.
+    const at = new Float64Array(2 * intervals.length + 1);
+    let n = 0;
+    at[n++] = now;
+    for (const { s, e } of intervals) {
+      if (e <= s) continue;
+      at[n++] = Math.max(s, now);
+      at[n++] = e;
+    }
+    const sorted = at.subarray(0, n).sort();
+    for (let k = 0; k < n; k++) if (k === 0 || sorted[k] !== sorted[k - 1]) this.time.push(sorted[k]);
+    // The change of free processors at each of them (whole numbers: the order of the sum does not matter).
+    const change = new Array<number>(this.time.length).fill(0);
+    const index = (t: number) => {
+      let lo = 0;
+      let hi = this.time.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (this.time[mid] < t) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
     for (const { s, e, p } of intervals) {
       if (e <= s) continue;
-      const from = Math.max(s, now);
-      change.set(from, (change.get(from) ?? 0) - p);
-      change.set(e, (change.get(e) ?? 0) + p);
+      change[index(Math.max(s, now))] -= p;
+      change[index(e)] += p;
     }
     let free = machineSize;
-    for (const t of Float64Array.from(change.keys()).sort()) {
-      free += change.get(t) as number;
-      this.time.push(t);
+    for (const c of change) {
+      free += c;
       this.free.push(free);
     }
   }
@@ -287,10 +306,10 @@ export function referenceBatch(jobs: readonly WorkloadJob[], opts: ReferenceOpti
         if (!cqsim || done.length === 0) break;
       }
       // 2. Arrivals (conservative: reserved in arrival order).
-      const profile = opts.policy === 'conservative' ? profileAt(now) : undefined;
+      let profile: PointProfile | undefined; // built at the first arrival (nothing changes it before)
       while (nextArrival < n && jobs[arrivals[nextArrival]].submit <= now) {
         const i = arrivals[nextArrival++];
-        if (profile) reserve(profile, i);
+        if (opts.policy === 'conservative') reserve((profile ??= profileAt(now)), i);
         enqueue(i);
         if (cqsim) schedule(now);
       }

@@ -206,8 +206,17 @@ function referenceRun(
     }
     const memAll = Float64Array.from(mem);
     const noCpu = new Float64Array(mem.length);
+    // Memory of the first k jobs' tasks in all, and held by their young jobs.
+    let taskMem = 0;
+    const memSum = memEnd.map((end, k) => {
+      for (let q = k === 0 ? 0 : memEnd[k - 1]; q < end; q++) taskMem += memAll[q];
+      return taskMem + preMem[k].reduce((a, m) => a + m, 0);
+    });
     const memOnly = (k: number) => {
       if (preMem[k].some((m) => m > 1 + 1e-9)) return false;
+      // More memory than the nodes hold: no packing (the packer lets each task
+      // overfill a node by at most 1e-9), so the packer need not be asked.
+      if (memSum[k] > nodes + (memEnd[k] + nodes) * 1e-6) return false;
       return packArrays(noCpu.subarray(0, memEnd[k]), memAll.subarray(0, memEnd[k]), nodes, 8, { cpu: new Float64Array(nodes), mem: preMem[k] }) !== null;
     };
     while (keep > 0 && !memOnly(keep)) keep--;

@@ -5,16 +5,24 @@
  * Each misbehaves only once the run is under way, so the simulated time of
  * the failure is not the first instant.
  */
-import { BatchSchedulingPolicy, BUILTIN_BATCH_POLICIES, simulateBatch } from '../../src/schedulers/batch';
-import { BUILTIN_TWO_TIER_POLICIES, measyWorkload, simulateTwoTier, TwoTierSchedulingPolicy } from '../../src/schedulers/twotier';
-import { AvailabilityRectangle, lublinReservationRequests, ReservationPolicyObject, simulateReservations } from '../../src/schedulers/reservation';
-import { simulateDfrs } from '../../src/schedulers/dfrs/simulator';
-import { DfrsPolicy } from '../../src/schedulers/dfrs/policy';
-import { scaleToLoad, syntheticDfrsTrace } from '../../src/workloads/dfrs';
-import { generateLublin } from '../../src/workloads/lublin';
+import type { BatchSchedulingPolicy } from '../../src/schedulers/batch';
+import type { TwoTierSchedulingPolicy } from '../../src/schedulers/twotier';
+import type { AvailabilityRectangle, ReservationPolicyObject } from '../../src/schedulers/reservation';
+import type { DfrsPolicy } from '../../src/schedulers/dfrs/policy';
 
-const easy = BUILTIN_BATCH_POLICIES.easy;
-const measy = BUILTIN_TWO_TIER_POLICIES.measy;
+// Each family's code is required when first used, so that a sweep worker
+// running one family's policy transpiles only that family's sources (loading
+// all four took a worker about 5 s CPU).
+/* eslint-disable @typescript-eslint/no-var-requires */
+const batch = (): typeof import('../../src/schedulers/batch') => require('../../src/schedulers/batch');
+const twoTier = (): typeof import('../../src/schedulers/twotier') => require('../../src/schedulers/twotier');
+const reservation = (): typeof import('../../src/schedulers/reservation') => require('../../src/schedulers/reservation');
+const dfrsSimulator = (): typeof import('../../src/schedulers/dfrs/simulator') => require('../../src/schedulers/dfrs/simulator');
+const dfrsWorkloads = (): typeof import('../../src/workloads/dfrs') => require('../../src/workloads/dfrs');
+const lublin = (): typeof import('../../src/workloads/lublin') => require('../../src/workloads/lublin');
+/* eslint-enable @typescript-eslint/no-var-requires */
+const easy = { schedule: (ctx: Parameters<BatchSchedulingPolicy['schedule']>[0]) => batch().BUILTIN_BATCH_POLICIES.easy.schedule(ctx) };
+const measy = { schedule: (ctx: Parameters<TwoTierSchedulingPolicy['schedule']>[0]) => twoTier().BUILTIN_TWO_TIER_POLICIES.measy.schedule(ctx) };
 const loopForever = (): never => {
   for (;;) {
     /* never returns */
@@ -22,10 +30,13 @@ const loopForever = (): never => {
 };
 
 // ---- workloads --------------------------------------------------------------------------------
-export const batchJobs = () => generateLublin({ jobs: 200, machineSize: 64, seed: 3 });
-export const twoTierJobs = () => measyWorkload({ workload: 'jann', jobs: 120, load: 0.9, seed: 2 });
-export const dfrsJobs = () => scaleToLoad(syntheticDfrsTrace({ seed: 4, jobs: 60, nodes: 64, cores: 4 }), 0.9, 64);
-export const reservationRequests = () => lublinReservationRequests({ jobs: 100, seed: 'guard', uMed: 7, artimeFactor: 3, deadlineFactor: 3 });
+export const batchJobs = () => lublin().generateLublin({ jobs: 200, machineSize: 64, seed: 3 });
+export const twoTierJobs = () => twoTier().measyWorkload({ workload: 'jann', jobs: 120, load: 0.9, seed: 2 });
+export const dfrsJobs = () => {
+  const { scaleToLoad, syntheticDfrsTrace } = dfrsWorkloads();
+  return scaleToLoad(syntheticDfrsTrace({ seed: 4, jobs: 60, nodes: 64, cores: 4 }), 0.9, 64);
+};
+export const reservationRequests = () => reservation().lublinReservationRequests({ jobs: 100, seed: 'guard', uMed: 7, artimeFactor: 3, deadlineFactor: 3 });
 
 // ---- batch --------------------------------------------------------------------------------------
 /** EASY until three jobs wait, then a throw. */
@@ -174,12 +185,12 @@ export function brokenPolicyCell(p: { family: keyof typeof LOOPERS; policy?: any
   if (p.looper) p = { family: p.family, policy: { module: __filename, export: LOOPERS[p.family] } };
   switch (p.family) {
     case 'batch':
-      return { jobs: simulateBatch(batchJobs(), { machineSize: 64, policy: p.policy }).length };
+      return { jobs: batch().simulateBatch(batchJobs(), { machineSize: 64, policy: p.policy }).length };
     case 'twotier':
-      return { jobs: simulateTwoTier(twoTierJobs(), { machineSize: 320, policy: p.policy }).jobs.length };
+      return { jobs: twoTier().simulateTwoTier(twoTierJobs(), { machineSize: 320, policy: p.policy }).jobs.length };
     case 'dfrs':
-      return { jobs: simulateDfrs(dfrsJobs(), { nodes: 64, algorithm: 'GreedyPM */opt=min', policy: p.policy }).jobs.length };
+      return { jobs: dfrsSimulator().simulateDfrs(dfrsJobs(), { nodes: 64, algorithm: 'GreedyPM */opt=min', policy: p.policy }).jobs.length };
     default:
-      return { jobs: simulateReservations(reservationRequests(), { machineSize: 1024, policy: p.policy }).length };
+      return { jobs: reservation().simulateReservations(reservationRequests(), { machineSize: 1024, policy: p.policy }).length };
   }
 }
