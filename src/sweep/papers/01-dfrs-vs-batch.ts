@@ -471,14 +471,14 @@ export function lazyDfrsTrace(spec: DfrsTraceSpec): PreparedDfrsTrace {
 }
 
 /** One row of notebook 01's traces table. */
-export interface DfrsTraceRow {
+export type DfrsTraceRow = {
   set: string;
   trace: string;
   jobs: number;
   nodes: number;
   offered_load: number;
   bound: number;
-}
+};
 
 /**
  * The traces table (jobs, nodes, offered load, Theorem 1 bound): read from a
