@@ -159,12 +159,16 @@ export function committedNotebooks(): string[] {
 }
 
 /**
- * Queue every execution the suites will ask for, the long ones first (the
- * paper notebooks 01 and 02 take longest at either scale), so that two
- * runners stay busy to the end.
+ * Queue every execution the suites will ask for, the long ones first, so
+ * that two runners stay busy to the end.
  */
 export function prefetch(defaultRuns: readonly string[]): void {
-  const weight = (f: string) => (f.startsWith('01') ? 0 : f.startsWith('02') ? 1 : 2);
+  // Heaviest first, by the CPU of their three executions in the last CI run (bench/results/suite.json).
+  const heaviest = ['01', '05', '02', '04', '00-batch', '03', '06', '00-quick'];
+  const weight = (f: string) => {
+    const i = heaviest.findIndex((p) => f.startsWith(p));
+    return i < 0 ? heaviest.length : i;
+  };
   const byWeight = (a: string, b: string) => weight(a) - weight(b) || a.localeCompare(b);
   const order: [string, Purpose][] = [];
   for (const f of [...defaultRuns].sort(byWeight)) order.push([f, 'default']);
