@@ -20,7 +20,7 @@ import {
 import { paperMain } from '../../src/cli/paper';
 import { committedRoot, paperResultsFile } from '../../src/sweep/papers';
 import { provenanceOf } from '../../src/sweep/papers/seal';
-import { prepareDfrsTrace, runDfrsCell } from '../../src/schedulers/dfrs/experiment';
+import { dfrsTraceLabels, prepareDfrsTrace, runDfrsCell } from '../../src/schedulers/dfrs/experiment';
 import { offeredLoad } from '../../src/workloads/dfrs';
 
 let tmp: string;
@@ -378,7 +378,7 @@ describe('01-dfrs-vs-batch', () => {
     const built = specs.map((s) => prepareDfrsTrace(s));
     const lazy = specs.map((s) => D.lazyDfrsTrace(s));
     expect(lazy.map((t) => t.labels)).to.deep.equal(built.map((t) => t.labels));
-    expect(D.dfrsTraceLabels({ trace_set: 'hpc2n', trace_index: 12 })).to.deep.equal({ trace_set: 'hpc2n', trace: 'week-12', load: null });
+    expect(dfrsTraceLabels({ trace_set: 'hpc2n', trace_index: 12 })).to.deep.equal({ trace_set: 'hpc2n', trace: 'week-12', load: null });
     const records = built.map((t) => runDfrsCell({ jobs: t.jobs, nodes: t.nodes, cores: t.cores, algorithm: 'FCFS', bound: t.bound, batchUnit: t.batchUnit, labels: t.labels }));
     const fromJobs = built.map((t) => ({ set: t.labels.trace_set, trace: t.labels.trace, jobs: t.jobs.length, nodes: t.nodes, offered_load: offeredLoad(t.jobs, t.nodes), bound: t.bound }));
     expect(D.dfrsTraceRows(lazy, records)).to.deep.equal(fromJobs);

@@ -161,6 +161,17 @@ export interface DfrsTraceSpec {
   tasks?: 'paper' | 'per-processor';
 }
 
+/** A trace's name in records: `week-<i>` (HPC2N), `lublin-<i>` (unscaled) or `lublin-<i>@<load>` (scaled). */
+function dfrsTraceName(spec: DfrsTraceSpec): string {
+  const i = spec.trace_index;
+  return spec.trace_set === 'hpc2n' ? `week-${i}` : spec.trace_set === 'scaled' ? `lublin-${i}@${spec.load}` : `lublin-${i}`;
+}
+
+/** The labels a trace's records carry (set, name, load), without building its jobs. */
+export function dfrsTraceLabels(spec: DfrsTraceSpec): { trace_set: string; trace: string; load: number | null } {
+  return { trace_set: spec.trace_set, trace: dfrsTraceName(spec), load: spec.load ?? null };
+}
+
 /** Build one trace: the same jobs `dfrsTraceSet` gives for that set and index. */
 export function dfrsTrace(spec: DfrsTraceSpec): { jobs: DfrsJob[]; nodes: number; cores: number; name: string } {
   const { trace_set: set, trace_index: i } = spec;
@@ -169,15 +180,15 @@ export function dfrsTrace(spec: DfrsTraceSpec): { jobs: DfrsJob[]; nodes: number
     const weeks = hpc2nWeeks(readHpc2n(), { spanning: spec.spanning, tasks: spec.tasks });
     if (i >= weeks.length) throw new RangeError(`dfrsTrace: trace_index ${i} beyond the ${weeks.length} HPC2N weeks`);
     const week = spec.max_jobs !== undefined ? weeks[i].slice(0, spec.max_jobs) : weeks[i];
-    return { jobs: week, nodes: HPC2N_NODES, cores: HPC2N_CORES, name: `week-${i}` };
+    return { jobs: week, nodes: HPC2N_NODES, cores: HPC2N_CORES, name: dfrsTraceName(spec) };
   }
   if (set !== 'unscaled' && set !== 'scaled') throw new RangeError(`dfrsTrace: unknown trace_set '${set as string}'`);
   const nodes = 128;
   const cores = 4;
   const base = syntheticDfrsTrace({ seed: `${spec.base_seed ?? 1}/${i}`, jobs: spec.jobs_per_trace ?? 1000, nodes, cores });
-  if (set === 'unscaled') return { jobs: base, nodes, cores, name: `lublin-${i}` };
+  if (set === 'unscaled') return { jobs: base, nodes, cores, name: dfrsTraceName(spec) };
   if (spec.load === undefined) throw new RangeError(`dfrsTrace: the scaled set needs a load`);
-  return { jobs: scaleToLoad(base, spec.load, nodes), nodes, cores, name: `lublin-${i}@${spec.load}` };
+  return { jobs: scaleToLoad(base, spec.load, nodes), nodes, cores, name: dfrsTraceName(spec) };
 }
 
 const boundCache = new Map<string, number>();
@@ -218,13 +229,13 @@ export function runCell(params: Record<string, unknown>, _seed?: number): DfrsCe
     period: params.period === undefined ? undefined : Number(params.period),
     penalty: params.penalty === undefined ? undefined : Number(params.penalty),
     batchUnit: spec.trace_set === 'hpc2n' ? 'core' : 'node',
-    labels: { trace_set: spec.trace_set, trace: trace.name, load: spec.load ?? null },
+    labels: dfrsTraceLabels(spec),
   });
 }
 
 /** A trace ready to run: jobs, platform, bound and the labels that go into records. */
 export interface PreparedDfrsTrace {
-  labels: { trace_set: string; trace: string; load: number | null };
+  labels: ReturnType<typeof dfrsTraceLabels>;
   jobs: DfrsJob[];
   nodes: number;
   cores: number;
@@ -241,7 +252,7 @@ export function prepareDfrsTrace(spec: DfrsTraceSpec): PreparedDfrsTrace {
   const t = dfrsTrace(spec);
   let bound: number | undefined;
   return {
-    labels: { trace_set: spec.trace_set, trace: t.name, load: spec.load ?? null },
+    labels: dfrsTraceLabels(spec),
     jobs: t.jobs,
     nodes: t.nodes,
     cores: t.cores,

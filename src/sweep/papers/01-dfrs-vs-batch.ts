@@ -21,7 +21,7 @@
 import { defineSweep, Grid, SweepDefinition } from '../grid';
 import { SweepSummary } from '../run';
 import type { ResultRecord } from '../store';
-import { DfrsCellRecord, dfrsBound, dfrsTrace, DfrsTraceSpec, PreparedDfrsTrace, prepareDfrsTrace, runDfrsCell } from '../../schedulers/dfrs/experiment';
+import { DfrsCellRecord, dfrsBound, dfrsTrace, dfrsTraceLabels, DfrsTraceSpec, PreparedDfrsTrace, prepareDfrsTrace, runDfrsCell } from '../../schedulers/dfrs/experiment';
 import { allAlgorithmNames, PUBLISHED_BATCH_ALGORITHMS, TABLE2_DFRS_ALGORITHMS } from '../../schedulers/dfrs/names';
 import { loadLpEngine } from '../../schedulers/vcsched/lpsolver';
 import { DFRS_PAPER_COUNTS, DfrsJob, offeredLoad } from '../../workloads/dfrs';
@@ -442,13 +442,6 @@ function regroup(summary: SweepSummary): Record<DfrsPart, DfrsCellRecord[]> {
     out[rec.params.part as DfrsPart].push(results[i]);
   });
   return out;
-}
-
-/** The labels `prepareDfrsTrace` gives a trace (set, name, load), without building its jobs. */
-export function dfrsTraceLabels(spec: DfrsTraceSpec): PreparedDfrsTrace['labels'] {
-  const i = spec.trace_index;
-  const trace = spec.trace_set === 'hpc2n' ? `week-${i}` : spec.trace_set === 'scaled' ? `lublin-${i}@${spec.load}` : `lublin-${i}`;
-  return { trace_set: spec.trace_set, trace, load: spec.load ?? null };
 }
 
 /**
