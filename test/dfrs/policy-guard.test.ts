@@ -52,8 +52,8 @@ describe('DFRS: a user policy cannot hurt the run', () => {
 
   it('a decision over the time budget is a named error; budget 0 turns the limit off', () => {
     let calls = 0;
-    const slow: DfrsPolicy = { name: 'slow', priority: (job) => (++calls === 50 && busyWait(30), job.submit) };
-    setPolicyBudget(0.01);
+    const slow: DfrsPolicy = { name: 'slow', priority: (job) => (++calls === 50 && busyWait(250), job.submit) };
+    setPolicyBudget(0.1);
     policyError(() => run(slow), { policy: 'slow', decision: 'priority', kind: 'over-budget' });
     setPolicyBudget(0);
     calls = 0;

@@ -44,8 +44,8 @@ describe('reservation: a user policy cannot hurt the run', () => {
 
   it('a decision over the time budget is a named error; budget 0 turns the limit off', () => {
     let calls = 0;
-    const slow: ReservationPolicyObject = { name: 'slow', score: (r) => (++calls === 20 && busyWait(30), r.start) };
-    setPolicyBudget(0.01);
+    const slow: ReservationPolicyObject = { name: 'slow', score: (r) => (++calls === 20 && busyWait(250), r.start) };
+    setPolicyBudget(0.1);
     policyError(() => run(slow), { policy: 'slow', decision: 'score', kind: 'over-budget' });
     setPolicyBudget(0);
     calls = 0;

@@ -72,11 +72,11 @@ describe('two-tier: a user policy cannot hurt the run', () => {
       ...measy,
       name: 'slow',
       schedule(ctx) {
-        if (++calls === 5) busyWait(30);
+        if (++calls === 5) busyWait(250);
         return measy.schedule(ctx);
       },
     };
-    setPolicyBudget(0.01);
+    setPolicyBudget(0.1);
     policyError(() => run(slow), { policy: 'slow', decision: 'schedule', kind: 'over-budget' });
     setPolicyBudget(0);
     calls = 0;
