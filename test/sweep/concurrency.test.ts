@@ -139,11 +139,13 @@ describe('results store: races between processes (100 rounds of each race, 50 re
         expect(() => mergeResults(file, [file], { log: () => {} }), `repetition ${r}`).to.throw(/being written by process/);
       }
     } finally {
+      // Wait for the exit itself: on a loaded machine a killed process can outlive a fixed pause.
+      const exited = new Promise((r) => p.once('exit', r));
       p.kill('SIGKILL');
+      await exited;
     }
     expect(fs.readFileSync(file).equals(before)).to.equal(true);
     // The killed writer left a stale lock: the next merge takes it over.
-    await new Promise((r) => setTimeout(r, 100));
     expect(mergeResults(file, [file], { log: () => {} }).records).to.equal(12);
   });
 
