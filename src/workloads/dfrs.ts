@@ -289,15 +289,32 @@ export interface Hpc2nWeeksOptions extends Hpc2nOptions {
  * submit times are rebased to the week start unless `rebase: false`.
  */
 export function hpc2nWeeks(jobs: readonly WorkloadJob[], options: Hpc2nWeeksOptions = {}): DfrsJob[][] {
-  // Cutting the whole log takes ~0.3 s and every HPC2N trace cuts it again (one week kept): the cut is kept per
-  // log array and options, and each call gets fresh copies (a caller may change its jobs without changing the cache).
+  return sharedWeeks(jobs, options).map(copyJobs);
+}
+
+/** Week `index` of {@link hpc2nWeeks} alone (fresh copies of its jobs); undefined past the last week. */
+export function hpc2nWeek(jobs: readonly WorkloadJob[], index: number, options: Hpc2nWeeksOptions = {}): DfrsJob[] | undefined {
+  const week = sharedWeeks(jobs, options)[index];
+  return week && copyJobs(week);
+}
+
+/** The number of weeks {@link hpc2nWeeks} cuts the log into. */
+export function hpc2nWeekCount(jobs: readonly WorkloadJob[], options: Hpc2nWeeksOptions = {}): number {
+  return sharedWeeks(jobs, options).length;
+}
+
+const copyJobs = (week: readonly DfrsJob[]): DfrsJob[] => week.map((j) => ({ ...j }));
+
+// Cutting the whole log takes ~0.3 s and every HPC2N trace needs one week of it: the cut is kept per log array and
+// options and never handed out; callers get copies (and may change their jobs without changing the cache).
+function sharedWeeks(jobs: readonly WorkloadJob[], options: Hpc2nWeeksOptions): readonly DfrsJob[][] {
   const key = JSON.stringify(Object.entries(options).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : 1)));
   let byOptions = weeksCache.get(jobs);
   if (!byOptions) weeksCache.set(jobs, (byOptions = new Map()));
   let weeks = byOptions.get(key);
   // The log's length is part of the key: a job pushed onto a cached array is not missed.
   if (!weeks || weeks.length !== jobs.length) byOptions.set(key, (weeks = { length: jobs.length, weeks: cutWeeks(jobs, options) }));
-  return weeks.weeks.map((w) => w.map((j) => ({ ...j })));
+  return weeks.weeks;
 }
 
 const weeksCache = new WeakMap<readonly WorkloadJob[], Map<string, { length: number; weeks: DfrsJob[][] }>>();

@@ -8,6 +8,8 @@ import {
   dfrsTraceSet,
   dfrsWork,
   hpc2nJob,
+  hpc2nWeek,
+  hpc2nWeekCount,
   hpc2nWeeks,
   offeredLoad,
   readHpc2n,
@@ -168,6 +170,12 @@ describe('workloads/dfrs: HPC2N preprocessing', () => {
     expect(hpc2nWeeks(jobs, { rebase: false })[1][0].submit).to.equal(week + 50);
     jobs.push(swf(1, { id: 3, submit: 2 * week + 1 }));
     expect(hpc2nWeeks(jobs)).to.have.length(3);
+    // one week alone: the same jobs as the whole cut's, its own copies, nothing past the last week
+    expect(hpc2nWeekCount(jobs, { spanning: 'drop' })).to.equal(3);
+    for (let i = 0; i < 3; i++) expect(hpc2nWeek(jobs, i, { spanning: 'drop' })).to.deep.equal(hpc2nWeeks(jobs, { spanning: 'drop' })[i]);
+    hpc2nWeek(jobs, 1)![0].runtime = 1;
+    expect(hpc2nWeek(jobs, 1)![0].runtime).to.equal(10);
+    expect(hpc2nWeek(jobs, 3)).to.equal(undefined);
   });
 
   it('on the real trace: 182 week-long segments, every job kept, memory floor respected', function () {

@@ -11,7 +11,8 @@ import {
   DfrsTraceSetName,
   HPC2N_CORES,
   HPC2N_NODES,
-  hpc2nWeeks,
+  hpc2nWeek,
+  hpc2nWeekCount,
   offeredLoad,
   readHpc2n,
   scaleToLoad,
@@ -177,10 +178,11 @@ export function dfrsTrace(spec: DfrsTraceSpec): { jobs: DfrsJob[]; nodes: number
   const { trace_set: set, trace_index: i } = spec;
   if (!(Number.isInteger(i) && i >= 0)) throw new RangeError(`dfrsTrace: trace_index must be a non-negative integer, got ${i}`);
   if (set === 'hpc2n') {
-    const weeks = hpc2nWeeks(readHpc2n(), { spanning: spec.spanning, tasks: spec.tasks });
-    if (i >= weeks.length) throw new RangeError(`dfrsTrace: trace_index ${i} beyond the ${weeks.length} HPC2N weeks`);
-    const week = spec.max_jobs !== undefined ? weeks[i].slice(0, spec.max_jobs) : weeks[i];
-    return { jobs: week, nodes: HPC2N_NODES, cores: HPC2N_CORES, name: dfrsTraceName(spec) };
+    const log = readHpc2n();
+    const options = { spanning: spec.spanning, tasks: spec.tasks };
+    const week = hpc2nWeek(log, i, options);
+    if (!week) throw new RangeError(`dfrsTrace: trace_index ${i} beyond the ${hpc2nWeekCount(log, options)} HPC2N weeks`);
+    return { jobs: spec.max_jobs !== undefined ? week.slice(0, spec.max_jobs) : week, nodes: HPC2N_NODES, cores: HPC2N_CORES, name: dfrsTraceName(spec) };
   }
   if (set !== 'unscaled' && set !== 'scaled') throw new RangeError(`dfrsTrace: unknown trace_set '${set as string}'`);
   const nodes = 128;
