@@ -10,6 +10,7 @@ import { curveGapToBound, degradationTable, instanceId, meanGapToBound, meanRela
 import { experiment, VcschedPart } from '../sweep/papers/02-virtual-clusters';
 import type { Claim, ClaimRegistry, Measured, Published } from './registry';
 import { experimentView, fmt } from './measures';
+import { memoizeByArray } from '../util/memo';
 
 type View = Record<VcschedPart, VcRunRecord[]>;
 const MCB = ['MCB1', 'MCB2', 'MCB3', 'MCB4', 'MCB5', 'MCB6', 'MCB7', 'MCB8'];
@@ -26,19 +27,11 @@ const count = (value: number): Published => ({ kind: 'value', value, tolerance: 
 const timing = (what: string): Published => ({ kind: 'not comparable', reason: `${what} is a wall-clock time on the paper's 3.2 GHz Xeon with GLPK; ours is another machine and solver (bench/vcsched.ts times it)` });
 
 /**
- * Computed once per records array: 35 claims read Table 1 or 7 of the same view (and several the same
+ * Computed once per records array (memoizeByArray): 35 claims read Table 1 or 7 of the same view (and several the same
  * instance grouping). The arrays are the registry's own view (never changed after it is built); the
  * length is part of the key all the same, so an array grown since is computed again.
  */
-function perRecords<T>(f: (rs: readonly VcRunRecord[]) => T): (rs: readonly VcRunRecord[]) => T {
-  const memo = new WeakMap<readonly VcRunRecord[], { length: number; value: T }>();
-  return (rs) => {
-    let hit = memo.get(rs);
-    if (!hit || hit.length !== rs.length) memo.set(rs, (hit = { length: rs.length, value: f(rs) }));
-    return hit.value;
-  };
-}
-const mcbTable = perRecords((rs) => degradationTable(rs, MCB));
+const mcbTable = memoizeByArray((rs: readonly VcRunRecord[]) => degradationTable(rs, MCB));
 
 function degradationClaim(set: 'small' | 'large', a: string, k: 'avg' | 'max'): Claim<View> {
   return {
@@ -56,7 +49,7 @@ function degradationClaim(set: 'small' | 'large', a: string, k: 'avg' | 'max'): 
   };
 }
 
-const feasibleIdsOf = perRecords((rs) => new Set(rs.filter((r) => r.algorithm === 'EXACT' && r.status === 'ok').map(instanceId)));
+const feasibleIdsOf = memoizeByArray((rs: readonly VcRunRecord[]) => new Set(rs.filter((r) => r.algorithm === 'EXACT' && r.status === 'ok').map(instanceId)));
 const feasibleIds = (v: View) => feasibleIdsOf(v.small);
 const failsOnFeasible = (v: View, a: string) => {
   const f = feasibleIds(v);

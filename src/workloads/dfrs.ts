@@ -5,6 +5,7 @@
  */
 import * as fs from 'fs';
 import { Rng, Seed } from '../util/random';
+import { memoizeByArray } from '../util/memo';
 import { weeklySegments } from './filters';
 import { WorkloadJob } from './job';
 import { generateLublin } from './lublin';
@@ -309,15 +310,12 @@ const copyJobs = (week: readonly DfrsJob[]): DfrsJob[] => week.map((j) => ({ ...
 // options and never handed out; callers get copies (and may change their jobs without changing the cache).
 function sharedWeeks(jobs: readonly WorkloadJob[], options: Hpc2nWeeksOptions): readonly DfrsJob[][] {
   const key = JSON.stringify(Object.entries(options).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : 1)));
-  let byOptions = weeksCache.get(jobs);
-  if (!byOptions) weeksCache.set(jobs, (byOptions = new Map()));
-  let weeks = byOptions.get(key);
-  // The log's length is part of the key: a job pushed onto a cached array is not missed.
-  if (!weeks || weeks.length !== jobs.length) byOptions.set(key, (weeks = { length: jobs.length, weeks: cutWeeks(jobs, options) }));
-  return weeks.weeks;
+  let cut = cutsByOptions.get(key);
+  if (!cut) cutsByOptions.set(key, (cut = memoizeByArray((log: readonly WorkloadJob[]) => cutWeeks(log, options))));
+  return cut(jobs);
 }
 
-const weeksCache = new WeakMap<readonly WorkloadJob[], Map<string, { length: number; weeks: DfrsJob[][] }>>();
+const cutsByOptions = new Map<string, (log: readonly WorkloadJob[]) => DfrsJob[][]>();
 
 function cutWeeks(jobs: readonly WorkloadJob[], options: Hpc2nWeeksOptions): DfrsJob[][] {
   const segment = options.segmentSeconds ?? WEEK_SECONDS;
