@@ -1,17 +1,19 @@
 /**
- * Benchmark: the quick-scale sweeps of notebook 05 and 02's ablation, as notebooks 02 and 05 run them in each of
+ * Benchmark: the quick-scale sweeps of notebooks 04 and 05 and 02's ablation, as notebooks 02, 04 and 05 run them in each of
  * their two quick executions (the notebooks suite's and the determinism
  * suite's), every cell in this process, one at a time: CPU seconds per sweep
  * and a hash of every cell's result (run-time fields left out), so a faster
  * build is shown to give the same results.
  *
- * With `--before DIR` (a `dist/` compiled from the old sources, e.g.
+ * With `--before DIR` (repeatable; a `dist/` compiled from the old sources, e.g.
  * `git stash; tsc -p tsconfig.json --outDir .old/dist; git stash pop`, inside
  * the repository so traces are found) the old and the new build alternate,
  * each in its own process, `--rounds N` times (default 2): CPU under a shared
  * machine's load is only comparable side by side.
  * Run: npx ts-node --transpile-only bench/quick-sweeps.ts [--before DIR] [--rounds N]
- * Results: bench/results/quick-sweeps.json
+ * Results: bench/results/quick-sweeps.json. Its `notebookExecutions` (CPU of
+ * whole quick-scale notebook executions, from scripts/run-notebook.sh's last
+ * line, entered by hand: one execution costs minutes) is kept across runs.
  */
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
@@ -20,6 +22,8 @@ import * as path from 'path';
 
 const root = path.resolve(__dirname, '..');
 const SWEEPS: [string, string][] = [
+  ['04-advance-reservation', 'quickSweep'],
+  ['04-advance-reservation', 'ablationQuickSweep'],
   ['05-measy', 'quickSweep'],
   ['05-measy', 'ablationQuickSweep'],
   // (a trimmed grid has another fingerprint and result hash: its cells are other cells)
@@ -48,9 +52,10 @@ function arg(name: string): string | undefined {
   const k = process.argv.indexOf(`--${name}`);
   return k >= 0 ? process.argv[k + 1] : undefined;
 }
-const before = arg('before');
+// Several --before builds (e.g. the old grids, and the new grids on the old code) are labelled by their folders.
+const befores = process.argv.flatMap((a, i) => (a === '--before' && process.argv[i + 1] ? [process.argv[i + 1]] : []));
 const rounds = Number(arg('rounds') ?? 2);
-const builds: [string, string][] = [...(before ? [['before', path.resolve(before)] as [string, string]] : []), ['after', path.join(root, 'dist')]];
+const builds: [string, string][] = [...befores.map((b): [string, string] => [befores.length > 1 ? `before ${b}` : 'before', path.resolve(b)]), ['after', path.join(root, 'dist')]];
 
 interface Run {
   cells: number;
@@ -76,5 +81,7 @@ for (const [mod, exp] of SWEEPS) {
 }
 const result = { benchmark: 'quick-sweeps', date: new Date().toISOString(), load: os.loadavg().map((x) => Number(x.toFixed(1))), cpus: os.cpus().length, node: process.version, rounds, sweeps: rows };
 const dir = path.join(root, 'bench', 'results');
+const file = path.join(dir, 'quick-sweeps.json');
+const notebookExecutions = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')).notebookExecutions : undefined;
 fs.mkdirSync(dir, { recursive: true });
-fs.writeFileSync(path.join(dir, 'quick-sweeps.json'), JSON.stringify(result, null, 2) + '\n');
+fs.writeFileSync(file, JSON.stringify({ ...result, notebookExecutions }, null, 2) + '\n');

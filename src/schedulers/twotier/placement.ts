@@ -12,13 +12,32 @@ import type { TwoTierSchedulingPolicy } from './policies';
 
 type Via = 'fcfs' | 'backfill';
 
+/** Positions of the usage-0 candidates found by leastFirst's scan (reused: no allocation per dispatch). */
+const ZERO_SCAN = new Int32Array(1024);
+
 /**
  * Order the first `k` entries of `cand` (processors) as a full sort by (usage
  * ascending, processor descending) would: Dispatch takes only those. A small
  * job (most of them) selects its k in k passes instead of sorting the machine.
+ * Usages are CPU shares (≥ 0), so when `cand` comes in descending processor
+ * order (as both callers build it) and holds k processors of usage 0, the
+ * first k of those are the answer (the common case: idle VMs).
  */
 function leastFirst(cand: number[], usage: (p: number) => number, k: number): void {
   const n = cand.length;
+  if (k <= ZERO_SCAN.length) {
+    let z = 0;
+    for (let i = 0; i < n && z < k; i++) if (usage(cand[i]) === 0) ZERO_SCAN[z++] = i;
+    if (z === k) {
+      for (let t = 0; t < k; t++) {
+        const i = ZERO_SCAN[t];
+        const c = cand[t];
+        cand[t] = cand[i];
+        cand[i] = c;
+      }
+      return;
+    }
+  }
   const key = new Float64Array(n);
   for (let i = 0; i < n; i++) key[i] = usage(cand[i]);
   const before = (a: number, b: number) => key[a] < key[b] || (key[a] === key[b] && cand[a] > cand[b]);

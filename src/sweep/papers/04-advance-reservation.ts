@@ -26,7 +26,9 @@ export const NOTEBOOK = '04-advance-reservation';
 /** The notebook's parameters, per scale. */
 export const RESERVATION_PAPER_GRID = {
   paper: { seed: 'advance-reservation', jobs: 10000, replications: 5, traceJobs: 10000, traceReplications: 5 },
-  quick: { seed: 'advance-reservation', jobs: 3000, replications: 3, traceJobs: 2000, traceReplications: 3 },
+  // Quick: every policy, value and figure, small enough for the test suite's two quick executions of this page
+  // (350 cells and the ablation's 280, about 25 CPU s together); two replications still give a CI.
+  quick: { seed: 'advance-reservation', jobs: 1500, replications: 2, traceJobs: 1000, traceReplications: 2 },
 };
 
 export type ReservationPart = 'uMed' | 'arrivalFactor' | 'flexibility' | 'arrivalFactor-trace' | 'flexibility-trace';

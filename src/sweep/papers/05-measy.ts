@@ -37,11 +37,13 @@ export const MEASY_PAPER_GRID = {
     ctcJobs: 77222,
     ctcLoads: [0.6, 0.7, 0.8, 0.9],
   },
+  // Quick: every policy, part, figure and table, small enough for the test suite's two quick executions of this
+  // page (the 112 cells and the ablations' 50, about 25 CPU s together).
   quick: {
     seed: 1,
     machine: 320,
     batches: 10,
-    jobs: { feitelson: 10000, jann: 8000 },
+    jobs: { feitelson: 5000, jann: 4000 },
     loads: [0.5, 0.6, 0.7, 0.8, 0.9],
     costLoad: 0.8,
     costs: [0, 20, 240, 480, 900, 1500],
