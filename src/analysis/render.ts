@@ -67,8 +67,6 @@ async function startSession(): Promise<Session> {
     headless: true,
     args: CHROMIUM_ARGS,
   });
-  // A new page, not the blank one the context opens with: on that one plotly
-  // lays out some legends wider (the headline charts of 03 and 04 change).
   const page = await browser.newPage();
   // plotly as a file the page loads (compiled while streamed from disk), not
   // 10 MB of script sent through the DevTools protocol.
