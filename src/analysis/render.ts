@@ -3,12 +3,18 @@
  * driven by playwright-core). plotly.js needs a browser, so it runs there, from
  * the installed plotly.js-dist bundle (no network). One browser and one page
  * are kept for the whole process and reused for every figure.
+ *
+ * Most of a kernel's first figure is starting Chromium and compiling plotly's
+ * 10 MB bundle (bench/first-figure.ts), so inside a notebook kernel the browser
+ * starts in the background when this module loads, while the first cells compute.
  */
 import * as fs from 'fs';
 import * as path from 'path';
 import * as os from 'os';
+import { pathToFileURL } from 'url';
 import type { Figure } from './charts';
 import { makeFolder } from '../util/errors';
+import { inNotebook } from './display';
 
 type Browser = import('playwright-core').BrowserContext;
 type Page = import('playwright-core').Page;
@@ -40,9 +46,18 @@ export function chromiumPath(): string {
   return p;
 }
 
-let session: Promise<{ browser: Browser; page: Page; userDataDir: string }> | undefined;
+interface Session {
+  browser: Browser;
+  /** The page holding plotly, reused for every figure. */
+  page: Page;
+  /** The page PDFs are printed from, opened on the first PDF and reused: each PDF waits for the one before (one document at a time). */
+  pdfPage?: Promise<Page>;
+  userDataDir: string;
+}
 
-async function startSession(): Promise<{ browser: Browser; page: Page; userDataDir: string }> {
+let session: Promise<Session> | undefined;
+
+async function startSession(): Promise<Session> {
   // eslint-disable-next-line @typescript-eslint/no-var-requires
   const { chromium } = require('playwright-core') as typeof import('playwright-core');
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'schedlab-chromium-'));
@@ -53,18 +68,35 @@ async function startSession(): Promise<{ browser: Browser; page: Page; userDataD
     args: CHROMIUM_ARGS,
   });
   const page = await browser.newPage();
-  await page.setContent('<!doctype html><html><head><meta charset="utf-8"></head><body style="margin:0;background:#fff"><div id="g"></div></body></html>');
-  await page.addScriptTag({ path: plotlyBundlePath() });
+  // plotly as a file the page loads (compiled while streamed from disk), not
+  // 10 MB of script sent through the DevTools protocol.
+  const html = path.join(userDataDir, 'figure.html');
+  fs.writeFileSync(html, `<!doctype html><html><head><meta charset="utf-8"><script src="${pathToFileURL(plotlyBundlePath()).href}"></script></head><body style="margin:0;background:#fff"><div id="g"></div></body></html>`);
+  await page.goto(pathToFileURL(html).href);
   return { browser, page, userDataDir };
 }
 
-function getSession(): Promise<{ browser: Browser; page: Page; userDataDir: string }> {
+function getSession(): Promise<Session> {
   if (!session) {
     session = startSession();
     session.catch(() => (session = undefined));
   }
   return session;
 }
+
+/**
+ * Start the renderer now, without waiting for it (a later figure waits). Done
+ * when this module loads inside a notebook kernel, so that Chromium starts
+ * while the first cells compute; a failed start is reported by the first figure.
+ */
+export function warmRenderer(): Promise<void> {
+  return getSession().then(
+    () => undefined,
+    () => undefined,
+  );
+}
+
+if (inNotebook()) void warmRenderer();
 
 /** Close the shared browser (tests and scripts call this so the process can exit). */
 export async function closeRenderer(): Promise<void> {
@@ -109,16 +141,17 @@ export async function renderFigure(fig: Figure, format: ImageFormat, options: Re
 
 /** The figure's SVG (as `renderFigure` draws it) printed to a one-page PDF. */
 async function pdfOf(fig: Figure, svg: string): Promise<Buffer> {
-  const { browser } = await getSession();
-  const pdfPage = await browser.newPage();
-  try {
-    // Chromium writes the document title as the PDF's Title metadata.
-    const title = String((fig.layout.title as { text?: string } | undefined)?.text ?? 'figure').replace(/<[^>]*>/g, '').replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c] as string);
+  const s = await getSession();
+  const opened = (s.pdfPage ??= s.browser.newPage());
+  // Chromium writes the document title as the PDF's Title metadata.
+  const title = String((fig.layout.title as { text?: string } | undefined)?.text ?? 'figure').replace(/<[^>]*>/g, '').replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c] as string);
+  const print = opened.then(async (pdfPage) => {
     await pdfPage.setContent(`<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body style="margin:0">${svg}</body></html>`);
-    return await pdfPage.pdf({ width: `${fig.width}px`, height: `${fig.height}px`, printBackground: true, pageRanges: '1' });
-  } finally {
-    await pdfPage.close();
-  }
+    return pdfPage.pdf({ width: `${fig.width}px`, height: `${fig.height}px`, printBackground: true, pageRanges: '1' });
+  });
+  // The next PDF starts when this one is done, failed or not.
+  s.pdfPage = print.then(() => opened, () => opened);
+  return print;
 }
 
 /**
