@@ -128,9 +128,17 @@ describe('sweep progress display', () => {
 describe('running sweeps', function () {
   this.timeout(5 * 60 * 1000); // child processes load src/: slow beside the notebook executions
 
-  it('gives identical results with 1 worker, 2 workers and in-thread', async () => {
+  it('gives identical results with 1 worker, 2 workers and in-thread (the 1 worker loads the .ts cell through ts-node, as outside the tests)', async () => {
     const s = defineSweep(spec());
-    const one = await runSweep(s, { ...quiet, out: file('w1.jsonl'), workers: 1 });
+    // The other workers of the tests load .ts through the tests' cached transpiler (test/support/ts-cache.js).
+    const testLoader = process.env.SCHEDLAB_TS_REGISTER;
+    delete process.env.SCHEDLAB_TS_REGISTER;
+    let one: Awaited<ReturnType<typeof runSweep>>;
+    try {
+      one = await runSweep(s, { ...quiet, out: file('w1.jsonl'), workers: 1 });
+    } finally {
+      if (testLoader !== undefined) process.env.SCHEDLAB_TS_REGISTER = testLoader;
+    }
     const two = await runSweep(s, { ...quiet, out: file('w2.jsonl'), workers: 2 });
     await runSweep(s, { ...quiet, out: file('w0.jsonl'), workers: 0 });
     expect(one.ok).to.equal(24);
