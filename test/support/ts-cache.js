@@ -20,7 +20,7 @@ const path = require('path');
 const ROOT = path.resolve(__dirname, '..', '..');
 const TYPESCRIPT = require.resolve('typescript', { paths: [ROOT] });
 const TS_VERSION = JSON.parse(fs.readFileSync(path.join(path.dirname(TYPESCRIPT), '..', 'package.json'), 'utf8')).version;
-const CACHE = process.env.SCHEDLAB_TS_CACHE || path.join(os.tmpdir(), `schedlab-ts-cache-${os.userInfo().uid}`);
+const CACHE = process.env.SCHEDLAB_TS_CACHE || path.join(os.tmpdir(), `schedlab-ts-cache-${process.getuid ? process.getuid() : 'user'}`);
 
 function readText(file) {
   try {
@@ -63,10 +63,19 @@ function register(options = {}) {
       }
       js = transpile(source, filename);
       // Write then rename: another worker may read the entry at the same time.
-      fs.mkdirSync(CACHE, { recursive: true });
+      // An unwritable cache only costs the next worker a transpilation.
       const tmp = `${entry}.${process.pid}.${require('worker_threads').threadId}.tmp`;
-      fs.writeFileSync(tmp, js);
-      fs.renameSync(tmp, entry);
+      try {
+        fs.mkdirSync(CACHE, { recursive: true });
+        fs.writeFileSync(tmp, js);
+        fs.renameSync(tmp, entry);
+      } catch {
+        try {
+          fs.rmSync(tmp, { force: true });
+        } catch {
+          /* nothing was written */
+        }
+      }
     }
     module._compile(js, filename);
   };
