@@ -50,8 +50,15 @@ export function resolveModulePath(modulePath: string, baseDir: string): string {
   throw new InputError(`cell module ${JSON.stringify(modulePath)} not found in ${[...new Set(dirs)].join(', ')}${hint}`, { source: modulePath, field: 'cell.module' });
 }
 
-/** Path of ts-node's package, or null when it is not installed. */
+/**
+ * Path of the module whose `register(options)` makes worker threads load .ts
+ * files: ts-node's package, or null when it is not installed. The tests name
+ * a cached transpiler with the same interface in SCHEDLAB_TS_REGISTER
+ * (test/support/ts-cache.js), so that each worker does not transpile the
+ * toolkit again.
+ */
 export function tsNodePath(): string | null {
+  if (process.env.SCHEDLAB_TS_REGISTER) return process.env.SCHEDLAB_TS_REGISTER;
   try {
     return require.resolve('ts-node', { paths: [TOOLKIT_ROOT, process.cwd()] });
   } catch {
@@ -75,7 +82,7 @@ export function tsNodeOptions(): Record<string, unknown> {
 
 /** Make `require` understand .ts files (transpile only), once per thread. */
 export function ensureTsNode(tsNode: string | null = tsNodePath()): void {
-  if ((process as any)[Symbol.for('ts-node.register.instance')]) return;
+  if (require.extensions['.ts']) return; // ts-node (or the tests' transpiler) is registered
   if (!tsNode) throw new Error('loading a .ts cell module needs ts-node, which is not installed; build to dist/ and point at the .js file');
   // eslint-disable-next-line @typescript-eslint/no-var-requires
   require(tsNode).register(tsNodeOptions());

@@ -12,8 +12,9 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { loadTraceSync } from '../../src/workloads/traces';
+import { assertDistFresh, DIST } from '../support/dist';
 
-const SIMULATE = path.resolve(__dirname, '..', '..', 'dist', 'cli', 'simulate.js');
+const SIMULATE = path.join(DIST, 'cli', 'simulate.js');
 
 function peakRss(trace: string, out: string): number {
   const args = ['--trace', trace, '--policy', 'easy', '--estimates', 'requested', '--out', out];
@@ -29,7 +30,7 @@ describe('schedlab simulate: bounded memory per job', function () {
   let tmp: string;
   before(() => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'schedlab-memory-'));
-    if (!fs.existsSync(SIMULATE)) throw new Error(`build dist/ first (${SIMULATE})`);
+    assertDistFresh();
   });
   after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 

@@ -18,6 +18,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { PLOTLY_MIME } from '../../src/analysis/show';
+import { assertDistFresh } from '../support/dist';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -32,6 +33,8 @@ describe('schedlab as an installed package (npm pack, npm install, npx schedlab 
   const project = path.join(tmp, 'my study');
   const env: NodeJS.ProcessEnv = { ...process.env, JUPYTER_DATA_DIR: path.join(tmp, 'jupyter-data'), JUPYTER_CONFIG_DIR: path.join(tmp, 'jupyter-config') };
   delete env.SCHEDLAB_OUT;
+  delete env.SCHEDLAB_TS_REGISTER; // the installed copy loads .ts files with its own means, not the clone's test loader
+  before(assertDistFresh); // the package is dist/
   after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
   it('packs the compiled toolkit with its types and CLI, builds it before packing, and nothing else', () => {

@@ -16,6 +16,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { CHROMIUM_ARGS, chromiumPath } from '../../src/analysis/render';
 import { PLOTLY_MIME } from '../../src/analysis/show';
+import { assertDistFresh } from '../support/dist';
 import { openInBrowser, startJupyter } from '../support/jupyter-browser';
 
 const root = path.resolve(__dirname, '../..');
@@ -29,6 +30,7 @@ describe('a notebook project outside the clone (schedlab init)', function () {
   delete env.SCHEDLAB_OUT;
   const executed = path.join(project, 'executed.ipynb');
 
+  before(assertDistFresh); // init and the kernel run dist/
   after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
   it('init makes the folder a project and the starter notebook runs there, writing its figure beside it', () => {

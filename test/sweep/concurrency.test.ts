@@ -13,7 +13,10 @@ import { defineSweep, mergeResults, readResultsFile, ResultsWriter, runSweep } f
 import { lockResults, processStartTicks, unlockResults } from '../../src/sweep/store';
 import { PaperExperiment, runPaperSweep } from '../../src/sweep/papers';
 
-const DIST = path.resolve(__dirname, '..', '..', 'dist');
+const ROOT = path.resolve(__dirname, '..', '..');
+/** The children load src/ (through the tests' cached transpiler), never a dist/ that may be stale. */
+const SRC = path.join(ROOT, 'src');
+const TS_REGISTER = path.join(ROOT, 'test', 'support', 'ts-register.js');
 const CHILD = path.join(__dirname, 'fixtures', 'lock-child.js');
 const CELLS = path.join(__dirname, 'fixtures', 'cells.ts');
 const REPS = 50;
@@ -32,7 +35,7 @@ class Racer {
   private readonly waiting: ((answer: string) => void)[] = [];
   private buffer = '';
   constructor() {
-    this.proc = spawn(process.execPath, [CHILD, DIST], { stdio: ['pipe', 'pipe', 'inherit'] });
+    this.proc = spawn(process.execPath, ['-r', TS_REGISTER, CHILD, SRC], { stdio: ['pipe', 'pipe', 'inherit'] });
     this.proc.stdout!.on('data', (d) => {
       this.buffer += d;
       for (let i = this.buffer.indexOf('\n'); i >= 0; i = this.buffer.indexOf('\n')) {
@@ -89,7 +92,7 @@ function deadPid(): number {
 /** A process holding `file`'s lock until killed. */
 function holder(file: string): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [CHILD, DIST, file, '600000'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const p = spawn(process.execPath, ['-r', TS_REGISTER, CHILD, SRC, file, '600000'], { stdio: ['ignore', 'pipe', 'inherit'] });
     p.on('error', reject);
     const poll = setInterval(() => {
       if (fs.existsSync(`${file}.owners`)) {
@@ -105,7 +108,6 @@ describe('results store: races between processes (100 rounds of each race, 50 re
   let tmp: string;
   before(() => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'schedlab-races-'));
-    if (!fs.existsSync(path.join(DIST, 'sweep', 'store.js'))) throw new Error(`build dist/ first (${DIST})`);
   });
   after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 

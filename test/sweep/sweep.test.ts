@@ -29,6 +29,8 @@ import { progressHtml, SweepProgress } from '../../src/sweep/progress';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const FIXTURES = path.join(__dirname, 'fixtures');
+/** Children load src/ through the tests' cached transpiler (test/support/ts-cache.js). */
+const TS_REGISTER = path.join(ROOT, 'test', 'support', 'ts-register.js');
 const CELLS = path.join(FIXTURES, 'cells.ts');
 const quiet = { progress: 'none' as const, handleSigint: false, log: () => {} };
 
@@ -124,11 +126,19 @@ describe('sweep progress display', () => {
 });
 
 describe('running sweeps', function () {
-  this.timeout(5 * 60 * 1000); // child processes start ts-node: slow beside the notebook executions
+  this.timeout(5 * 60 * 1000); // child processes load src/: slow beside the notebook executions
 
-  it('gives identical results with 1 worker, 2 workers and in-thread', async () => {
+  it('gives identical results with 1 worker, 2 workers and in-thread (the 1 worker loads the .ts cell through ts-node, as outside the tests)', async () => {
     const s = defineSweep(spec());
-    const one = await runSweep(s, { ...quiet, out: file('w1.jsonl'), workers: 1 });
+    // The other workers of the tests load .ts through the tests' cached transpiler (test/support/ts-cache.js).
+    const testLoader = process.env.SCHEDLAB_TS_REGISTER;
+    delete process.env.SCHEDLAB_TS_REGISTER;
+    let one: Awaited<ReturnType<typeof runSweep>>;
+    try {
+      one = await runSweep(s, { ...quiet, out: file('w1.jsonl'), workers: 1 });
+    } finally {
+      if (testLoader !== undefined) process.env.SCHEDLAB_TS_REGISTER = testLoader;
+    }
     const two = await runSweep(s, { ...quiet, out: file('w2.jsonl'), workers: 2 });
     await runSweep(s, { ...quiet, out: file('w0.jsonl'), workers: 0 });
     expect(one.ok).to.equal(24);
@@ -231,11 +241,11 @@ describe('running sweeps', function () {
     const out = file('kill.jsonl');
     const child = spawn(
       process.execPath,
-      ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'src/cli/sweep.ts'), 'run', def, '--out', out, '--workers', '2', '--progress', 'none'],
+      ['-r', TS_REGISTER, path.join(ROOT, 'src/cli/sweep.ts'), 'run', def, '--out', out, '--workers', '2', '--progress', 'none'],
       { cwd: ROOT, stdio: 'ignore' },
     );
     const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, sig) => resolve(sig)));
-    for (const end = Date.now() + 120_000; Date.now() < end; ) { // the child starts ts-node: seconds on a loaded machine
+    for (const end = Date.now() + 120_000; Date.now() < end; ) { // the child loads src/: seconds on a loaded machine
       const n = fs.existsSync(out) ? fs.readFileSync(out, 'utf8').split('\n').length - 1 : 0;
       if (n >= 6) break;
       await new Promise((r) => setTimeout(r, 10));
@@ -254,13 +264,13 @@ describe('running sweeps', function () {
     const out = file('sigint.jsonl');
     const child = spawn(
       process.execPath,
-      ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'src/cli/sweep.ts'), 'run', def, '--out', out, '--workers', '1', '--progress', 'none'],
+      ['-r', TS_REGISTER, path.join(ROOT, 'src/cli/sweep.ts'), 'run', def, '--out', out, '--workers', '1', '--progress', 'none'],
       { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] },
     );
     let stderr = '';
     child.stderr!.on('data', (d) => (stderr += d));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    for (const end = Date.now() + 120_000; Date.now() < end; ) { // the child starts ts-node: seconds on a loaded machine
+    for (const end = Date.now() + 120_000; Date.now() < end; ) { // the child loads src/: seconds on a loaded machine
       if (fs.existsSync(out) && fs.readFileSync(out, 'utf8').split('\n').length > 4) break;
       await new Promise((r) => setTimeout(r, 10));
     }

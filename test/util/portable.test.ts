@@ -40,7 +40,7 @@ describe('portable policies (notebook cells to worker threads)', () => {
   it('runs in a worker thread, where require reaches the toolkit', async () => {
     const ref = portable({ f: (x: number) => require('path').basename(`/a/b${x}`) });
     const code = `
-      require('ts-node').register({ transpileOnly: true });
+      require(${JSON.stringify(path.resolve(__dirname, '../support/ts-register.js'))});
       const { parentPort, workerData } = require('worker_threads');
       const { fromPortable } = require(${JSON.stringify(path.resolve(__dirname, '../../src/util/portable.ts'))});
       parentPort.postMessage(fromPortable(workerData).f(9));`;

@@ -317,7 +317,7 @@ describe('VCSched LP engines', () => {
   it('HiGHS loads and solves in a worker thread; unloaded there, it is refused with an InputError', async () => {
     const src = path.resolve(__dirname, '../../src/schedulers/vcsched/lpsolver.ts');
     const code = `
-      require('ts-node/register/transpile-only');
+      require(${JSON.stringify(path.resolve(__dirname, '../support/ts-register.js'))});
       const { parentPort } = require('worker_threads');
       const lp = require(${JSON.stringify(src)});
       const model = { optimize: 'x', opType: 'max', constraints: { c: { max: 2 } }, variables: { x: { x: 1, c: 1 } }, ints: { x: 1 } };
