@@ -1,15 +1,17 @@
 /**
  * Benchmark: a notebook's first screen without its chart rendering: reading
  * and checking the committed paper-scale results (`readCommittedPair`), then
- * judging the paper's claims on them (`claimsFor`). In one process, CPU
- * seconds, alternating per round:
+ * judging the paper's claims on them (`claimsFor`). CPU seconds, each
+ * measurement in a fresh process (as a notebook kernel starts; in one process
+ * the heap left by the earlier readings blurs the comparison), alternating:
  *  - eager: every field of every record parsed while reading (as before);
  *  - deferred: the experiment's `deferredFields` (notebook 01's per-call MCB8
  *    lists, about half of its text) cut out of each line and parsed on first read.
- * Both must give the same records (JSON text of each, and of the claims).
- * Run: node --expose-gc --max-old-space-size=8000 -r ts-node/register/transpile-only bench/first-screen.ts [rounds] [notebook prefix]
+ * Both must give the same records (JSON text of each, and of the claims), checked in this process.
+ * Run: node --max-old-space-size=8000 -r ts-node/register/transpile-only bench/first-screen.ts [rounds] [notebook prefix]
  * (writes bench/results/first-screen.json when run on every notebook it knows)
  */
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -49,19 +51,25 @@ function firstScreen(notebook: string, variant: Variant) {
 }
 
 function main(): void {
+  if (process.argv[2] === 'child') {
+    const r = firstScreen(process.argv[4], process.argv[3] as Variant);
+    process.stdout.write(JSON.stringify({ readCpuS: r.readCpuS, claimsCpuS: r.claimsCpuS, heapMB: Math.round(process.memoryUsage().heapUsed / 1e6) }) + '\n');
+    return;
+  }
   const rounds = Number(process.argv[2] ?? 2);
   const which = process.argv[3] ?? '';
   const rows: Record<string, unknown>[] = [];
   for (const notebook of NOTEBOOKS.filter((n) => n.startsWith(which))) {
     const gz = paperResultsFile(notebook, findPaperExperiment(notebook).sweep('paper'), null, committedRoot()) + '.gz';
     if (!fs.existsSync(gz)) continue;
-    firstScreen(notebook, 'deferred'); // warm-up: modules, the sweep's cell keys, the small committed files claims read beside
-    const times: Record<Variant, { read: number[]; claims: number[] }> = { eager: { read: [], claims: [] }, deferred: { read: [], claims: [] } };
+    const times: Record<Variant, { read: number[]; claims: number[]; heapMB: number[] }> = { eager: { read: [], claims: [], heapMB: [] }, deferred: { read: [], claims: [], heapMB: [] } };
     for (let i = 0; i < rounds; i++) {
       for (const variant of (i % 2 === 0 ? ['eager', 'deferred'] : ['deferred', 'eager']) as Variant[]) {
-        const r = firstScreen(notebook, variant);
-        times[variant].read.push(r.readCpuS);
-        times[variant].claims.push(r.claimsCpuS);
+        const out = execFileSync(process.execPath, [...process.execArgv, __filename, 'child', variant, notebook], { encoding: 'utf8', maxBuffer: 1 << 20 });
+        const r = JSON.parse(out.trim().split('\n').pop()!);
+        times[variant].read.push(round(r.readCpuS));
+        times[variant].claims.push(round(r.claimsCpuS));
+        times[variant].heapMB.push(r.heapMB);
       }
     }
     // Same records and claims, whichever way they were read.
@@ -81,6 +89,8 @@ function main(): void {
       deferredReadCpuS: mean(times.deferred.read),
       eagerClaimsCpuS: mean(times.eager.claims),
       deferredClaimsCpuS: mean(times.deferred.claims),
+      eagerHeapMB: mean(times.eager.heapMB),
+      deferredHeapMB: mean(times.deferred.heapMB),
       runs: times,
     };
     rows.push(row);
