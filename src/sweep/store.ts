@@ -130,8 +130,13 @@ export class ResultsReader {
   private bytes = 0;
   private lineNo = 0;
 
-  /** `file` names the source in warnings; `checksums: false` skips each record's CRC (for a caller that has checked the whole file's digest). */
-  constructor(private readonly file: string, private readonly checksums = true) {}
+  /**
+   * `file` names the source in warnings; `checksums: false` skips each record's CRC (for a caller that has checked the whole file's digest).
+   * `deferred`: fields of `result` parsed on first read (see `deferField`); only without checksums, which would read them all.
+   */
+  constructor(private readonly file: string, private readonly checksums = true, private readonly deferred: readonly string[] = []) {
+    if (checksums && deferred.length) throw new Error('ResultsReader: deferred fields need checksums off');
+  }
 
   /** The next bytes; what is kept of them (an unfinished last line) is copied. */
   push(piece: Buffer): void {
@@ -177,7 +182,7 @@ export class ResultsReader {
     if (line.trim() === '') return;
     let obj: any;
     try {
-      obj = JSON.parse(line);
+      obj = this.deferred.length ? this.parseDeferring(line, lineNo) : JSON.parse(line);
     } catch {
       this.report.invalid.push({ line: lineNo, reason: 'not valid JSON' });
       return;
@@ -193,6 +198,96 @@ export class ResultsReader {
     }
     this.report.records.push(obj as ResultRecord);
   }
+
+  /**
+   * A line parsed with each deferred field's array text cut out (a placeholder
+   * in its place, so the key keeps its position) and put back as a field parsed
+   * on first read. A line where a cut field is not exactly one array-valued
+   * field of `result` is parsed whole, as usual.
+   */
+  private parseDeferring(line: string, lineNo: number): any {
+    let text = line;
+    const cut: [string, string][] = [];
+    for (const field of this.deferred) {
+      const name = `"${field}":[`;
+      const at = text.indexOf(name);
+      if (at < 0) continue;
+      const from = at + name.length - 1;
+      const to = arrayEnd(text, from);
+      if (to < 0 || text.indexOf(name, to) >= 0) return JSON.parse(line);
+      cut.push([field, text.slice(from, to)]);
+      text = text.slice(0, from) + '0' + text.slice(to);
+    }
+    const obj = JSON.parse(text);
+    const result = obj?.result;
+    if (cut.length && (result === null || typeof result !== 'object' || cut.some(([field]) => result[field] !== 0))) return JSON.parse(line);
+    for (const [field, arrayText] of cut) deferField(result, field, arrayText, { source: this.file, line: lineNo });
+    return obj;
+  }
+}
+
+/** A JSON array without arrays inside (objects and strings may be): what a deferred field holds. */
+const FLAT_ARRAY = /\[(?:[^[\]"]|"(?:[^"\\]|\\.)*")*\]/y;
+
+/** Index just past the flat array that opens at `text[from]` ('['), or -1 when there is none there (the line is then parsed whole). */
+function arrayEnd(text: string, from: number): number {
+  FLAT_ARRAY.lastIndex = from;
+  return FLAT_ARRAY.test(text) ? FLAT_ARRAY.lastIndex : -1;
+}
+
+/** Objects holding a field not parsed yet (see `deferField`). */
+const deferredHolders = new WeakSet<object>();
+
+/**
+ * Make `holder[field]` (already there, so its key keeps its position) a field
+ * that parses `json` on its first read and is then a plain field holding that
+ * value; assigning it first replaces it. The text is kept as bytes of its own,
+ * not as a slice of the (much larger) text it came from. Text that turns out
+ * not to be JSON throws on that read, naming the file, line and field.
+ */
+export function deferField(holder: Record<string, unknown>, field: string, json: string, where: { source: string; line: number }): void {
+  let bytes: Buffer | undefined = Buffer.from(json, 'utf8');
+  let value: unknown;
+  const settle = (target: object, v: unknown) => Object.defineProperty(target, field, { value: v, writable: true, enumerable: true, configurable: true });
+  Object.defineProperty(holder, field, {
+    enumerable: true,
+    configurable: true,
+    get(this: object) {
+      if (bytes) {
+        try {
+          value = JSON.parse(bytes.toString('utf8'));
+        } catch (e) {
+          throw new InputError(`${where.source}:${where.line}: field ${field} is not valid JSON (${(e as Error).message})`, { ...where, field });
+        }
+        bytes = undefined;
+      }
+      settle(this, value);
+      return value;
+    },
+    set(this: object, v: unknown) {
+      settle(this, v);
+    },
+  });
+  deferredHolders.add(holder);
+}
+
+/**
+ * Copy `from[key]` to `to[key]` as `to[key] = from[key]` does, except that a
+ * field not parsed yet stays unparsed (both parse the same text once, to the
+ * same value).
+ */
+export function copyField(from: object, to: Record<string, unknown>, key: string): void {
+  const d = deferredHolders.has(from) ? Object.getOwnPropertyDescriptor(from, key) : undefined;
+  if (d?.get) {
+    Object.defineProperty(to, key, d);
+    deferredHolders.add(to);
+  } else to[key] = (from as Record<string, unknown>)[key];
+}
+
+/** Whether `holder[key]` is a plain field holding null (a deferred field is never null and is not parsed to tell). */
+export function isNullField(holder: object, key: string): boolean {
+  const d = Object.getOwnPropertyDescriptor(holder, key);
+  return d !== undefined && !d.get && d.value === null;
 }
 
 /**

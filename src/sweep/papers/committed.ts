@@ -178,7 +178,7 @@ function inflate(body: Buffer): Buffer {
  * digest), checked against its provenance: valid lines, one per cell, each of
  * the provenance's sweep, version and fingerprint, counts as recorded.
  */
-function checkRecords(file: string, body: Buffer, provenance: Omit<Provenance, 'records'> & { records?: number }, sweep: SweepDefinition, cells: readonly string[]): ResultRecord[] {
+function checkRecords(file: string, body: Buffer, provenance: Omit<Provenance, 'records'> & { records?: number }, sweep: SweepDefinition, cells: readonly string[], deferred: readonly string[] = []): ResultRecord[] {
   let text: Buffer;
   try {
     text = inflate(body);
@@ -187,7 +187,7 @@ function checkRecords(file: string, body: Buffer, provenance: Omit<Provenance, '
   }
   // The bytes matched the provenance's SHA-256 (checkDigest): a record's own CRC can tell nothing more.
   // Parsed a piece at a time: the text can exceed what one string may hold.
-  const reader = new ResultsReader(file, false);
+  const reader = new ResultsReader(file, false, deferred);
   for (let from = 0; from < text.length; from += PIECE_BYTES) reader.push(text.subarray(from, from + PIECE_BYTES));
   const report = reader.finish();
   const at = (line: number) => `${file}:${line}`;
@@ -230,9 +230,10 @@ function checkRecords(file: string, body: Buffer, provenance: Omit<Provenance, '
  * Read a committed pair and check it completely (provenance fields, commit,
  * size, digest, records); throws an InputError naming the file and what is
  * wrong. A pair being replaced while it is read is read again. `cells`: the
- * sweep's cell keys (`sweepCellKeys`).
+ * sweep's cell keys (`sweepCellKeys`); `deferred`: fields of the records'
+ * results parsed on first read (`PaperExperiment.deferredFields`).
  */
-export function readCommittedPair(gz: string, sweep: SweepDefinition, notebook: string, cells: readonly string[] = sweepCellKeys(sweep)): { provenance: Provenance; records: ResultRecord[] } {
+export function readCommittedPair(gz: string, sweep: SweepDefinition, notebook: string, cells: readonly string[] = sweepCellKeys(sweep), deferred: readonly string[] = []): { provenance: Provenance; records: ResultRecord[] } {
   for (let attempt = 0; ; attempt++) {
     const pair = committedPair(gz);
     try {
@@ -241,8 +242,8 @@ export function readCommittedPair(gz: string, sweep: SweepDefinition, notebook: 
       if (provenance.notebook !== notebook || provenance.sweep !== sweep.name) {
         throw new InputError(`describes ${provenance.notebook} / sweep ${provenance.sweep}, not ${notebook} / sweep ${sweep.name}`, { source: pair.provenance, field: provenance.notebook !== notebook ? 'notebook' : 'sweep' });
       }
-      checkDigest(pair.data, provenance, pair.provenance);
-      return { provenance, records: checkRecords(pair.data, fs.readFileSync(pair.data), provenance, sweep, cells) };
+      const body = checkDigest(pair.data, provenance, pair.provenance, true);
+      return { provenance, records: checkRecords(pair.data, body, provenance, sweep, cells, deferred) };
     } catch (e) {
       // A publication renamed files under us: the pair it left is complete, read it again.
       const moved = committedPair(gz);
@@ -298,7 +299,7 @@ function readAndCheck(experiment: PaperExperiment, sweep: SweepDefinition, file:
   if (!fs.existsSync(pair.data) && !fs.existsSync(pair.provenance)) return empty(`${experiment.notebook}: no committed paper-scale results (${file})`);
   let read: ReturnType<typeof readCommittedPair>;
   try {
-    read = readCommittedPair(file, sweep, experiment.notebook, cells);
+    read = readCommittedPair(file, sweep, experiment.notebook, cells, experiment.deferredFields);
   } catch (e) {
     if (strict || !(e instanceof InputError)) throw e;
     return empty(`${experiment.notebook}: committed paper-scale results NOT USED — ${e.message}`, { damaged: e.message });

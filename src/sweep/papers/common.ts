@@ -20,7 +20,7 @@ import { InputError } from '../../util/errors';
 import { TOOLKIT_ROOT } from '../cellmodule';
 import { mergeResults } from '../merge';
 import { ProgressMode, runSweep, SweepSummary } from '../run';
-import { lockResults, ResultRecord, ResultRow, toolkitVersion, toRows, unlockResults } from '../store';
+import { copyField, lockResults, ResultRecord, ResultRow, toolkitVersion, toRows, unlockResults } from '../store';
 import { CommittedResults, loadCommittedResults, rotatingSample, seedFromCommitted, verifyCommittedSample, VerifiedCell } from './committed';
 
 /** The scale a paper notebook runs at: quick (small, live) or paper (full, from committed results). */
@@ -38,6 +38,8 @@ export interface PaperExperiment<R = unknown> {
   exports: Record<PaperScale, string>;
   /** Result fields that are wall-clock measurements, left out when re-verified results are compared. */
   timingFields?: readonly string[];
+  /** Result fields parsed only when read, in records read from the committed file (large lists few pages read: DFRS's per-call MCB8 times). */
+  deferredFields?: readonly string[];
   /** Parameter whose every value the re-verified sample must include (e.g. the algorithm). */
   stratifyBy?: string;
   /** The notebook's view of a finished sweep: its records regrouped (per part, NaN restored, keys in table order). */
@@ -244,8 +246,8 @@ export function nullsToNaN<T extends object>(records: T[]): T[] {
 export function orderKeys<T extends object>(records: T[], keys: readonly string[]): T[] {
   return records.map((r) => {
     const out: Record<string, unknown> = {};
-    for (const k of keys) if (k in r) out[k] = (r as Record<string, unknown>)[k];
-    for (const [k, v] of Object.entries(r)) if (!(k in out)) out[k] = v;
+    for (const k of keys) if (k in r) copyField(r, out, k);
+    for (const k of Object.keys(r)) if (!(k in out)) copyField(r, out, k);
     return out as T;
   });
 }

@@ -291,8 +291,14 @@ export function readProvenance(file: string, options: { unsealed?: boolean; rese
   return p;
 }
 
-/** Check a committed `.gz` against its provenance's size and digest (before it is decompressed). */
-export function checkDigest(data: string, provenance: Provenance, provenanceFile: string): void {
+/**
+ * Check a committed `.gz` against its provenance's size and digest (before it
+ * is decompressed). `read: true` returns the bytes that were checked (read
+ * once, for a caller that decompresses them next).
+ */
+export function checkDigest(data: string, provenance: Provenance, provenanceFile: string): void;
+export function checkDigest(data: string, provenance: Provenance, provenanceFile: string, read: true): Buffer;
+export function checkDigest(data: string, provenance: Provenance, provenanceFile: string, read = false): Buffer | void {
   let size: number;
   try {
     const st = fs.statSync(data);
@@ -307,11 +313,13 @@ export function checkDigest(data: string, provenance: Provenance, provenanceFile
       { source: data, field: 'bytes' },
     );
   }
-  const actual = sha256File(data);
+  const bytes = read ? fs.readFileSync(data) : undefined;
+  const actual = bytes ? createHash('sha256').update(bytes).digest('hex') : sha256File(data);
   if (actual !== provenance.sha256) {
     throw new InputError(
       `content changed since it was published: sha256 ${actual}, but ${provenanceFile} says ${provenance.sha256}; restore it with \`git checkout -- ${data}\``,
       { source: data, field: 'sha256' },
     );
   }
+  return bytes;
 }
