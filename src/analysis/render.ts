@@ -159,9 +159,8 @@ type PageFigure = Pick<Figure, 'data' | 'layout' | 'width' | 'height'>;
  * Runs in a page: whether its plotly bundle knows everything the figure uses,
  * read from the bundle's own schema: each trace's type (plotly's default:
  * scatter) and top-level attributes, and the layout's (numbered axes as their
- * base name). A trace attribute or layout key plotly ignores also goes to the
- * full bundle: slower, never wrong. Anything it does not know goes to the full bundle, which draws
- * it as it always did.
+ * base name). Anything it does not know goes to the full bundle, which draws
+ * the figure as it always did (a key plotly ignores anyway too: slower, never wrong).
  */
 function bundleKnows(f: PageFigure): boolean {
   const schema = (globalThis as unknown as { Plotly: PlotlyGlobal }).Plotly.PlotSchema.get();
