@@ -7,8 +7,11 @@
  * process's CPU and Chromium's (every live descendant process, read from /proc before the browser closes);
  * per run, the CPU of everything the process waited for (`/usr/bin/time`).
  * The renderer before the change (`src/analysis/render.ts` at `--before REV`, transpiled next to the
- * compiled one in dist/) and now (dist/) alternate, `--rounds` times each. "now" starts the renderer when
- * the modules are loaded, as it does on import inside a kernel (outside one it waits for the first figure).
+ * compiled one in dist/) and now (dist/) alternate, `--rounds` times each. Both start the renderer when
+ * the modules are loaded if they can, as on import inside a kernel (outside one it waits for the first figure).
+ * Before the timed runs, six figures (the headline charts of 03 and 04, a line chart with error bars on a log
+ * axis, a bar, a CDF and a Gantt chart) are drawn by both renderers and compared: PNG byte for byte, SVG with
+ * plotly's random ids set aside, PDF with its dates set aside; with the bundle the new renderer chose.
  * Run after `scripts/setup.sh` (or the build): npx ts-node --transpile-only bench/first-figure.ts [--rounds 3] [--before REV]
  * Writes bench/results/first-figure.json.
  */
@@ -21,7 +24,7 @@ const root = path.resolve(__dirname, '..');
 const args = process.argv.slice(2);
 const opt = (name: string, dflt: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : dflt);
 const rounds = Number(opt('--rounds', '3'));
-const beforeRev = opt('--before', 'af70e6b');
+const beforeRev = opt('--before', '35d36b7');
 const dist = path.join(root, 'dist');
 
 /** The child: one kernel-like process, stages timed; prints one JSON line. */
@@ -53,7 +56,7 @@ function mark(stage) {
   require('playwright-core'); require('danfojs');
   const lib = require(dist + '/index.js');
   const R = require(renderFile);
-  if (warm === 'warm') R.warmRenderer();
+  if (warm === 'warm' && R.warmRenderer) R.warmRenderer();
   mark('modules');
   const fig = lib.headlineChart('03-evolving-applications');
   const second = lib.headlineChart('04-advance-reservation');
@@ -70,12 +73,47 @@ function mark(stage) {
 })().catch((e) => { console.error(e); process.exit(1); });
 `;
 
+/** The comparison child: each figure drawn by both renderers; prints one JSON line. */
+const COMPARE = String.raw`
+const [dist, beforeFile, nowFile] = process.argv.slice(1);
+(async () => {
+  const lib = require(dist + '/index.js');
+  const B = require(beforeFile), N = require(nowFile);
+  const data = [];
+  for (const algorithm of ['EASY', 'FCFS']) for (const load of [0.5, 0.7, 0.9]) data.push({ algorithm, load, y: load * (algorithm === 'EASY' ? 10 : 14), ci95: 0.5 });
+  const gantt = [];
+  for (let j = 0; j < 12; j++) gantt.push({ node: 'n' + (j % 4), start: j * 3, end: j * 3 + 5, job: 'j' + j });
+  const figs = {
+    'headline 03': lib.headlineChart('03-evolving-applications'),
+    'headline 04': lib.headlineChart('04-advance-reservation'),
+    line: lib.lineChart({ data, x: 'load', y: 'y', series: 'algorithm', error: 'ci95', logY: true, title: 'Line' }),
+    bar: lib.barChart({ data, x: 'load', y: 'y', series: 'algorithm', title: 'Bar' }),
+    cdf: lib.cdfChart({ data: data.map((r) => ({ v: r.y, algorithm: r.algorithm })), value: 'v', series: 'algorithm', title: 'CDF' }),
+    gantt: lib.ganttChart({ data: gantt, row: 'node', start: 'start', end: 'end', series: 'job', title: 'Gantt' }),
+  };
+  // plotly names clip paths, legends and traces with random 6-hex ids: the same id in both is set aside.
+  const svgNorm = (s) => { for (const id of new Set([...s.matchAll(/(?:clip|legend|trace|topbar|bottomshadow|scrollbar)([0-9a-f]{6})/g)].map((m) => m[1]))) s = s.split(id).join('UID'); return s; };
+  const pdfNorm = (b) => b.toString('latin1').replace(/\/(CreationDate|ModDate) \(D:[^)]*\)/g, '/$1 ()');
+  const out = [];
+  for (const [figure, fig] of Object.entries(figs)) {
+    const r = { figure, bundle: N.plotlyBundleFor ? await N.plotlyBundleFor(fig) : 'full' };
+    for (const fmt of ['png', 'svg', 'pdf']) {
+      const a = await B.renderFigure(fig, fmt, { scale: 1.5 }), b = await N.renderFigure(fig, fmt, { scale: 1.5 });
+      r[fmt + 'Identical'] = fmt === 'png' ? a.equals(b) : fmt === 'svg' ? svgNorm(a.toString()) === svgNorm(b.toString()) : pdfNorm(a) === pdfNorm(b);
+    }
+    out.push(r);
+  }
+  await B.closeRenderer(); await N.closeRenderer();
+  console.log(JSON.stringify(out));
+})().catch((e) => { console.error(e); process.exit(1); });
+`;
+
 interface Stage { stage: string; wallS: number; nodeCpuS: number; chromiumCpuS: number }
 interface Run { version: string; stages: Stage[]; wallS: number; cpuS: number }
 
 function runOnce(version: 'before' | 'now', renderFile: string): Run {
   const timeFile = path.join(os.tmpdir(), `schedlab-first-figure-${process.pid}.time`);
-  const r = spawnSync('/usr/bin/time', ['-f', '%e %U %S', '-o', timeFile, process.execPath, '-e', CHILD, dist, renderFile, version === 'now' ? 'warm' : 'cold'], { cwd: root, encoding: 'utf8' });
+  const r = spawnSync('/usr/bin/time', ['-f', '%e %U %S', '-o', timeFile, process.execPath, '-e', CHILD, dist, renderFile, 'warm'], { cwd: root, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`first-figure run (${version}) failed: ${r.stderr}`);
   const [wall, user, sys] = fs.readFileSync(timeFile, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
   fs.rmSync(timeFile, { force: true });
@@ -97,7 +135,12 @@ function main(): void {
   fs.writeFileSync(beforeFile, ts.transpileModule(oldSource, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020 } }).outputText);
   const loads: number[] = [os.loadavg()[0]];
   const runs: Run[] = [];
+  let sameOutput: Record<string, unknown>[];
   try {
+    const cmp = spawnSync(process.execPath, ['-e', COMPARE, dist, beforeFile, path.join(dist, 'analysis', 'render.js')], { cwd: root, encoding: 'utf8' });
+    if (cmp.status !== 0) throw new Error(`first-figure comparison failed: ${cmp.stderr}`);
+    sameOutput = JSON.parse(cmp.stdout.trim().split('\n').pop()!);
+    process.stderr.write(`same output: ${JSON.stringify(sameOutput)}\n`);
     for (let i = 0; i < rounds; i++) {
       for (const version of ['before', 'now'] as const) {
         const run = runOnce(version, version === 'before' ? beforeFile : path.join(dist, 'analysis', 'render.js'));
@@ -127,7 +170,8 @@ function main(): void {
     cores: os.cpus().length,
     loadAverage: { min: Math.min(...loads), max: Math.max(...loads) },
     before: beforeRev,
-    note: 'medians over runs; cpuS: the node process and every child it waited for (/usr/bin/time); stagesCpuS: node and Chromium summed over the stages; chromiumCpuS: Chromium processes alive at the end of the stage; "now" starts the renderer with the modules, as on import in a kernel',
+    note: 'medians over runs; cpuS: the node process and every child it waited for (/usr/bin/time); stagesCpuS: node and Chromium summed over the stages; chromiumCpuS: Chromium processes alive at the end of the stage; a renderer with warmRenderer starts with the modules, as on import in a kernel; sameOutput: six figures drawn by both renderers (PNG bytes, SVG without plotly ids, PDF without dates)',
+    sameOutput,
     summary: { before: summary('before'), now: summary('now') },
     runs,
   };

@@ -1,12 +1,17 @@
 /**
  * Static rendering of figures in headless Chromium (Debian's /usr/bin/chromium,
  * driven by playwright-core). plotly.js needs a browser, so it runs there, from
- * the installed plotly.js-dist bundle (no network). One browser and one page
- * are kept for the whole process and reused for every figure.
+ * installed bundles (no network). One browser is kept for the whole process,
+ * with one page per plotly bundle, each reused for every figure it draws.
  *
- * Most of a kernel's first figure is starting Chromium and compiling plotly's
- * 10 MB bundle (bench/first-figure.ts), so inside a notebook kernel the browser
- * starts in the background when this module loads, while the first cells compute.
+ * Most of a kernel's first figure is starting Chromium and compiling plotly
+ * (bench/first-figure.ts). plotly.js-dist holds every trace type (10 MB); the
+ * same version's basic bundle (scatter, bar, pie: 1.2 MB) costs about half
+ * the Chromium CPU to load and draws every chart this toolkit builds. A figure
+ * goes to the basic bundle when that bundle knows all it uses, else to the
+ * full one, opened on the first such figure. Inside a notebook kernel the
+ * browser and the basic bundle start in the background when this module
+ * loads, while the first cells compute.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -32,9 +37,16 @@ export const CHROMIUM_ARGS = [
   '--disable-dev-shm-usage',
 ];
 
-/** Path of the plotly.js bundle shipped by the plotly.js-dist package. */
+/** Path of the plotly.js bundle shipped by the plotly.js-dist package (every trace type). */
 export function plotlyBundlePath(): string {
   return require.resolve('plotly.js-dist');
+}
+
+/** The plotly bundles figures are drawn with: `basic` (plotly.js-basic-dist-min, same version) when it knows all the figure uses, else `full`. */
+export type PlotlyBundle = 'basic' | 'full';
+
+function bundlePath(bundle: PlotlyBundle): string {
+  return bundle === 'full' ? plotlyBundlePath() : require.resolve('plotly.js-basic-dist-min');
 }
 
 /** The Chromium executable: SCHEDLAB_CHROMIUM, else /usr/bin/chromium. */
@@ -48,8 +60,8 @@ export function chromiumPath(): string {
 
 interface Session {
   browser: Browser;
-  /** The page holding plotly, reused for every figure. */
-  page: Page;
+  /** A page per plotly bundle, opened on its first figure (basic: with the session) and reused. */
+  pages: Partial<Record<PlotlyBundle, Promise<Page>>>;
   /** The page PDFs are printed from, opened on the first PDF and reused: each PDF waits for the one before (one document at a time). */
   pdfPage?: Promise<Page>;
   userDataDir: string;
@@ -67,13 +79,29 @@ async function startSession(): Promise<Session> {
     headless: true,
     args: CHROMIUM_ARGS,
   });
-  const page = await browser.newPage();
-  // plotly as a file the page loads (compiled while streamed from disk), not
-  // 10 MB of script sent through the DevTools protocol.
-  const html = path.join(userDataDir, 'figure.html');
-  fs.writeFileSync(html, `<!doctype html><html><head><meta charset="utf-8"><script src="${pathToFileURL(plotlyBundlePath()).href}"></script></head><body style="margin:0;background:#fff"><div id="g"></div></body></html>`);
-  await page.goto(pathToFileURL(html).href);
-  return { browser, page, userDataDir };
+  const s: Session = { browser, pages: {}, userDataDir };
+  // The likely page is ready when the session is.
+  await plotlyPage(s, 'basic');
+  return s;
+}
+
+/** The session's page holding the given plotly bundle, opened on first use. */
+function plotlyPage(s: Session, bundle: PlotlyBundle): Promise<Page> {
+  let page = s.pages[bundle];
+  if (!page) {
+    page = (async () => {
+      const p = await s.browser.newPage();
+      // plotly as a file the page loads (compiled while streamed from disk), not
+      // megabytes of script sent through the DevTools protocol.
+      const html = path.join(s.userDataDir, `figure-${bundle}.html`);
+      fs.writeFileSync(html, `<!doctype html><html><head><meta charset="utf-8"><script src="${pathToFileURL(bundlePath(bundle)).href}"></script></head><body style="margin:0;background:#fff"><div id="g"></div></body></html>`);
+      await p.goto(pathToFileURL(html).href);
+      return p;
+    })();
+    s.pages[bundle] = page;
+    page.catch(() => delete s.pages[bundle]);
+  }
+  return page;
 }
 
 function getSession(): Promise<Session> {
@@ -121,18 +149,53 @@ export interface RenderOptions {
   scale?: number;
 }
 
+interface PlotlyGlobal {
+  toImage: (fig: unknown, o: unknown) => Promise<string>;
+  PlotSchema: { get: () => { traces: Record<string, { attributes: Record<string, unknown>; layoutAttributes?: Record<string, unknown> }>; layout: { layoutAttributes: Record<string, unknown> } } };
+}
+type PageFigure = Pick<Figure, 'data' | 'layout' | 'width' | 'height'>;
+
+/**
+ * Runs in a page: whether its plotly bundle knows everything the figure uses,
+ * read from the bundle's own schema: each trace's type (plotly's default:
+ * scatter) and top-level attributes, and the layout's (numbered axes as their
+ * base name). Anything it does not know goes to the full bundle, which draws
+ * the figure as it always did (a key plotly ignores anyway too: slower, never wrong).
+ */
+function bundleKnows(f: PageFigure): boolean {
+  const schema = (globalThis as unknown as { Plotly: PlotlyGlobal }).Plotly.PlotSchema.get();
+  const known = (attrs: Record<string, unknown>, key: string) => Object.prototype.hasOwnProperty.call(attrs, key);
+  for (const trace of f.data as Record<string, unknown>[]) {
+    const type = trace.type === undefined ? 'scatter' : String(trace.type);
+    if (!known(schema.traces, type)) return false;
+    if (!Object.keys(trace).every((k) => known(schema.traces[type].attributes, k))) return false;
+  }
+  // The layout's own attributes and those its trace types add (barmode, bargap...).
+  const layouts = [schema.layout.layoutAttributes, ...Object.values(schema.traces).map((t) => t.layoutAttributes ?? {})];
+  return Object.keys(f.layout).every((k) => layouts.some((attrs) => known(attrs, k.replace(/^([a-z]+axis|polar|geo|scene|ternary|map|mapbox|smith)\d+$/, '$1'))));
+}
+
+/** Runs in a page: the figure drawn as a data URL, or null when `onlyIfKnown` and the page's bundle does not know it. */
+async function drawInPage({ f, fmt, scale, onlyIfKnown, knows }: { f: PageFigure; fmt: string; scale: number; onlyIfKnown: boolean; knows: string }): Promise<string | null> {
+  if (onlyIfKnown && !(new Function(`return (${knows})`)() as typeof bundleKnows)(f)) return null;
+  const P = (globalThis as unknown as { Plotly: PlotlyGlobal }).Plotly;
+  return P.toImage({ data: f.data, layout: { ...f.layout, width: f.width, height: f.height } }, { format: fmt, width: f.width, height: f.height, scale });
+}
+
+/** The plotly bundle `renderFigure` draws this figure with (starts the renderer if needed). */
+export async function plotlyBundleFor(fig: Figure): Promise<PlotlyBundle> {
+  const page = await plotlyPage(await getSession(), 'basic');
+  return (await page.evaluate(bundleKnows, JSON.parse(JSON.stringify(fig)) as PageFigure)) ? 'basic' : 'full';
+}
+
 /** Render a figure to PNG, SVG or PDF bytes. */
 export async function renderFigure(fig: Figure, format: ImageFormat, options: RenderOptions = {}): Promise<Buffer> {
   if (format === 'pdf') return pdfOf(fig, (await renderFigure(fig, 'svg')).toString('utf8'));
-  const { page } = await getSession();
-  const url: string = await page.evaluate(
-    // Runs in the browser, where Plotly is a global.
-    async ({ f, fmt, scale }) => {
-      const P = (globalThis as unknown as { Plotly: { toImage: (fig: unknown, o: unknown) => Promise<string> } }).Plotly;
-      return P.toImage({ data: f.data, layout: { ...f.layout, width: f.width, height: f.height } }, { format: fmt, width: f.width, height: f.height, scale });
-    },
-    { f: JSON.parse(JSON.stringify(fig)), fmt: format, scale: format === 'png' ? options.scale ?? 2 : 1 },
-  );
+  const s = await getSession();
+  const args = { f: JSON.parse(JSON.stringify(fig)) as PageFigure, fmt: format, scale: format === 'png' ? options.scale ?? 2 : 1, onlyIfKnown: true, knows: bundleKnows.toString() };
+  // One round trip when the basic bundle draws it (nearly always).
+  const url = (await (await plotlyPage(s, 'basic')).evaluate(drawInPage, args)) ?? (await (await plotlyPage(s, 'full')).evaluate(drawInPage, { ...args, onlyIfKnown: false }));
+  if (url === null) throw new Error('plotly drew no image');
   const comma = url.indexOf(',');
   const header = url.slice(0, comma);
   const body = url.slice(comma + 1);
