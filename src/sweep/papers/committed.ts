@@ -117,8 +117,8 @@ export function resealCommittedResults(experiment: PaperExperiment, options: { s
       const provFile = provenanceOf(gz);
       if (!fs.existsSync(gz)) throw new InputError(`no committed results to reseal`, { source: gz });
       const old = readProvenance(provFile, { unsealed: true });
-      if (old.sha256 !== undefined) checkDigest(gz, old, provFile);
-      const body = fs.readFileSync(gz);
+      // Read once: the digest is checked on the bytes that are then decompressed (an unsealed pair has none).
+      const body = old.sha256 !== undefined ? checkDigest(gz, old, provFile) : fs.readFileSync(gz);
       const records = checkRecords(gz, body, old, sweep, sweepCellKeys(sweep));
       const { sha256: _s, bytes: _b, records: _r, sourceDigest: _d, ...fields } = old;
       const commit = old.commit && !old.commit.endsWith('+modified-src') ? old.commit : null;
@@ -242,7 +242,7 @@ export function readCommittedPair(gz: string, sweep: SweepDefinition, notebook: 
       if (provenance.notebook !== notebook || provenance.sweep !== sweep.name) {
         throw new InputError(`describes ${provenance.notebook} / sweep ${provenance.sweep}, not ${notebook} / sweep ${sweep.name}`, { source: pair.provenance, field: provenance.notebook !== notebook ? 'notebook' : 'sweep' });
       }
-      const body = checkDigest(pair.data, provenance, pair.provenance, true);
+      const body = checkDigest(pair.data, provenance, pair.provenance);
       return { provenance, records: checkRecords(pair.data, body, provenance, sweep, cells, deferred) };
     } catch (e) {
       // A publication renamed files under us: the pair it left is complete, read it again.

@@ -293,12 +293,10 @@ export function readProvenance(file: string, options: { unsealed?: boolean; rese
 
 /**
  * Check a committed `.gz` against its provenance's size and digest (before it
- * is decompressed). `read: true` returns the bytes that were checked (read
- * once, for a caller that decompresses them next).
+ * is decompressed), and return the bytes that were checked: every caller
+ * decompresses them next, so the file is read once.
  */
-export function checkDigest(data: string, provenance: Provenance, provenanceFile: string): void;
-export function checkDigest(data: string, provenance: Provenance, provenanceFile: string, read: true): Buffer;
-export function checkDigest(data: string, provenance: Provenance, provenanceFile: string, read = false): Buffer | void {
+export function checkDigest(data: string, provenance: Provenance, provenanceFile: string): Buffer {
   let size: number;
   try {
     const st = fs.statSync(data);
@@ -313,8 +311,8 @@ export function checkDigest(data: string, provenance: Provenance, provenanceFile
       { source: data, field: 'bytes' },
     );
   }
-  const bytes = read ? fs.readFileSync(data) : undefined;
-  const actual = bytes ? createHash('sha256').update(bytes).digest('hex') : sha256File(data);
+  const bytes = fs.readFileSync(data);
+  const actual = createHash('sha256').update(bytes).digest('hex');
   if (actual !== provenance.sha256) {
     throw new InputError(
       `content changed since it was published: sha256 ${actual}, but ${provenanceFile} says ${provenance.sha256}; restore it with \`git checkout -- ${data}\``,
