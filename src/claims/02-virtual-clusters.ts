@@ -26,11 +26,7 @@ const pct = (value: number): Published => ({ kind: 'value', value, unit: '%', to
 const count = (value: number): Published => ({ kind: 'value', value, tolerance: { absolute: 0, relative: 0.2 } });
 const timing = (what: string): Published => ({ kind: 'not comparable', reason: `${what} is a wall-clock time on the paper's 3.2 GHz Xeon with GLPK; ours is another machine and solver (bench/vcsched.ts times it)` });
 
-/**
- * Computed once per records array (memoizeByArray): 35 claims read Table 1 or 7 of the same view (and several the same
- * instance grouping). The arrays are the registry's own view (never changed after it is built); the
- * length is part of the key all the same, so an array grown since is computed again.
- */
+/** Computed once per records array (memoizeByArray): 35 claims read Table 1 or 7 of the same view (and several the same instance grouping). */
 const mcbTable = memoizeByArray((rs: readonly VcRunRecord[]) => degradationTable(rs, MCB));
 
 function degradationClaim(set: 'small' | 'large', a: string, k: 'avg' | 'max'): Claim<View> {
