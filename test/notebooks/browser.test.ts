@@ -33,12 +33,13 @@ import { installNotebookExtension } from '../../src/analysis/jupyter';
 import { outputStem } from '../../src/analysis/paths';
 import { PLOTLY_MIME } from '../../src/analysis/show';
 import { CLAIM_REGISTRIES } from '../../src/claims';
-import { inspectNotebook, launchBrowser, startJupyter } from '../support/jupyter-browser';
+import { inspectNotebook, launchBrowser, NotebookPage, notebookTab, startJupyter } from '../support/jupyter-browser';
 import { compile } from '../support/latex';
-import { committedNotebooks, execution, notebooks, root, runLast } from '../support/notebook-runs';
+import { committedNotebooks, execution, notebooks, prefetchRequested, root, runLast } from '../support/notebook-runs';
 
 interface Run {
   file: string;
+  /** quick, default or executed: names the page's copy and its screenshot. */
   label: string;
   /** The executed notebook, its tables and figures: `<outRoot>/<name>/`. */
   outRoot: string;
@@ -141,34 +142,114 @@ describe('identical series: the check used on every executed chart', () => {
   });
 });
 
+/** What the browser and LaTeX found for a run: the test of the run asserts on it. */
+interface Checked {
+  run: Run;
+  charts: Chart[];
+  page: NotebookPage;
+  screenshot: string;
+  /** The tables this run wrote, and what pdflatex said of them (error lines and overfull boxes over 10 pt). */
+  tex: string[];
+  latex: string[];
+  /** Wall seconds of the browser and LaTeX work (not of the wait for the execution). */
+  seconds: number;
+}
+
+/**
+ * The process's one Jupyter server and one browser tab (started with the first
+ * check), shared by the checks, which open one notebook at a time: a check
+ * starts as soon as its run's execution has finished, beside the executions
+ * still running, and the tests only await what it found.
+ */
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'schedlab-pages-'));
+const env: NodeJS.ProcessEnv = { ...process.env, JUPYTER_DATA_DIR: path.join(tmp, 'data'), JUPYTER_CONFIG_DIR: path.join(tmp, 'config') };
+const pages = path.join(tmp, 'pages');
+const screens = path.join(root, 'out', 'first-screens');
+let server: ChildProcess | null = null;
+let jupyter: Promise<{ port: number; token: string }> | null = null;
+let browser: Promise<import('playwright-core').Browser> | null = null;
+let tab: Promise<import('playwright-core').Page> | null = null;
+process.on('exit', () => {
+  server?.kill();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+function open(): { jupyter: Promise<{ port: number; token: string }>; tab: Promise<import('playwright-core').Page> } {
+  if (!jupyter || !browser) {
+    fs.mkdirSync(pages, { recursive: true });
+    fs.mkdirSync(screens, { recursive: true });
+    installNotebookExtension(env.JUPYTER_DATA_DIR, env.JUPYTER_CONFIG_DIR);
+    jupyter = startJupyter(pages, env).then((j) => {
+      server = j.server;
+      return j;
+    });
+    browser = launchBrowser();
+  }
+  if (!tab) tab = browser.then((b) => notebookTab(b));
+  return { jupyter, tab };
+}
+
+async function close(): Promise<void> {
+  if (browser) await (await browser.catch(() => null))?.close();
+  server?.kill();
+  jupyter = browser = tab = null;
+}
+
+let turn: Promise<unknown> = Promise.resolve();
+/** One check at a time: two pages would compete with the executions for the cores. */
+function oneAtATime<T>(f: () => Promise<T>): Promise<T> {
+  const result = turn.then(f);
+  turn = result.catch(() => undefined);
+  return result;
+}
+
+async function inspect(run: Run): Promise<Checked> {
+  const t0 = Date.now();
+  const name = path.basename(run.file, '.ipynb');
+  const executed = executedPath(run.outRoot, run.file);
+  const charts = chartsOf(JSON.parse(fs.readFileSync(executed, 'utf8')));
+  const { jupyter: j, tab: t } = open();
+  const copy = `${run.label}-${name}.ipynb`;
+  fs.copyFileSync(executed, path.join(pages, copy)); // Jupyter may write beside what it opens (checkpoints): a copy
+  const screenshot = path.join(screens, `${run.label}-${name}.png`);
+  let page: NotebookPage;
+  try {
+    page = await inspectNotebook(await t, await j, copy, charts.length, screenshot);
+  } catch (e) {
+    // A tab left in a bad state (timed out, crashed) is not reused.
+    void t.then((p) => p.context().close()).catch(() => undefined);
+    tab = null;
+    throw e;
+  }
+  // Every table this run wrote (older files are left from an earlier run).
+  const tables = path.join(run.outRoot, name, 'tables');
+  const tex = fs.existsSync(tables) ? fs.readdirSync(tables).filter((f) => f.endsWith('.tex')).map((f) => path.join(tables, f)).filter((f) => fs.statSync(f).mtimeMs >= run.started) : [];
+  return { run, charts, page, screenshot, tex, latex: compile(tex), seconds: (Date.now() - t0) / 1000 };
+}
+
+const checks = new Map<(typeof runs)[number], Promise<Checked>>();
+/** The check of `r`, started once (when its execution has finished). */
+function check(r: (typeof runs)[number]): Promise<Checked> {
+  let c = checks.get(r);
+  if (!c) {
+    c = r.get().then((run) => oneAtATime(() => inspect(run)));
+    c.catch(() => undefined); // a failure is reported by the run's test, which awaits it
+    checks.set(r, c);
+  }
+  return c;
+}
+
+// With the whole suite every execution is queued at the start (notebook-runs.ts),
+// and every check is started then too, to wait for its execution: the checks
+// run beside the executions still running, not after all of them. (A root
+// hook: it runs once every file has loaded, so the executions are queued in
+// prefetch's order.) Otherwise each test starts its own check.
+if (prefetchRequested && !executedOut) before(() => runs.forEach(check));
+
 runLast(describe('executed notebooks as a reader sees them (Jupyter in headless Chromium, 1280×900)', function () {
   this.timeout(60 * 60 * 1000);
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'schedlab-pages-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, JUPYTER_DATA_DIR: path.join(tmp, 'data'), JUPYTER_CONFIG_DIR: path.join(tmp, 'config') };
-  const pages = path.join(tmp, 'pages');
-  const screens = path.join(root, 'out', 'first-screens');
-  let server: ChildProcess | null = null;
-  let jupyter: Promise<{ port: number; token: string }> | null = null;
-  let browser: Promise<import('playwright-core').Browser> | null = null;
-
-  /** The process's one Jupyter server and browser, started with the first page. */
-  function open(): { jupyter: Promise<{ port: number; token: string }>; browser: Promise<import('playwright-core').Browser> } {
-    if (!jupyter || !browser) {
-      fs.mkdirSync(pages, { recursive: true });
-      fs.mkdirSync(screens, { recursive: true });
-      installNotebookExtension(env.JUPYTER_DATA_DIR, env.JUPYTER_CONFIG_DIR);
-      jupyter = startJupyter(pages, env).then((j) => {
-        server = j.server;
-        return j;
-      });
-      browser = launchBrowser();
-    }
-    return { jupyter, browser };
-  }
-
   after(async () => {
-    if (browser) await (await browser.catch(() => null))?.close();
-    server?.kill();
+    await close();
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
@@ -176,20 +257,13 @@ runLast(describe('executed notebooks as a reader sees them (Jupyter in headless 
     expect(runs.length, executedOut ? `no executed notebook under ${executedOut}` : 'notebooks').to.be.greaterThan(0);
   });
 
-  for (const { file, label, get } of runs) {
+  for (const r of runs) {
+    const { file, label } = r;
     const name = path.basename(file, '.ipynb');
     const registry = CLAIM_REGISTRIES.find((r) => r.notebook === name);
     it(`${label} ${name}: ${registry ? 'first screen shows the verdict counts and a live chart; ' : ''}every chart drawn live, none folded or hidden; tables compile`, async () => {
-      const run = await get();
-      const executed = executedPath(run.outRoot, file);
-      const nb = JSON.parse(fs.readFileSync(executed, 'utf8'));
-      const charts = chartsOf(nb);
-      const { jupyter: j, browser: b } = open();
-      const copy = `${label}-${name}.ipynb`;
-      fs.copyFileSync(executed, path.join(pages, copy)); // Jupyter may write beside what it opens (checkpoints): a copy
-      const screenshot = path.join(screens, `${label}-${name}.png`);
-      const page = await inspectNotebook(await b, await j, copy, charts.length, screenshot);
-      console.log(`      ${charts.length} charts in the file; on the page ${page.outputs} chart outputs, ${page.drawn} drawn, ${page.folded} folded; first screen: ${page.firstScreen.charts} whole live chart(s) (${path.relative(root, screenshot)})`);
+      const { run, charts, page, screenshot, tex, latex, seconds } = await check(r);
+      console.log(`      ${charts.length} charts in the file; on the page ${page.outputs} chart outputs, ${page.drawn} drawn, ${page.folded} folded; first screen: ${page.firstScreen.charts} whole live chart(s) (${path.relative(root, screenshot)}); checked in ${seconds.toFixed(1)} s`);
 
       expect({ outputs: page.outputs, drawn: page.drawn, folded: page.folded }, `not drawn: ${page.blank.join(', ')}`).to.deep.equal({ outputs: charts.length, drawn: charts.length, folded: 0 });
 
@@ -221,9 +295,7 @@ runLast(describe('executed notebooks as a reader sees them (Jupyter in headless 
       }
 
       // Every table this run wrote compiles, with no overfull box over 10 pt.
-      const tables = path.join(run.outRoot, name, 'tables');
-      const tex = fs.existsSync(tables) ? fs.readdirSync(tables).filter((f) => f.endsWith('.tex')).map((f) => path.join(tables, f)).filter((f) => fs.statSync(f).mtimeMs >= run.started) : [];
-      expect(compile(tex), `${tex.length} tables of ${name}`).to.deep.equal([]);
+      expect(latex, `${tex.length} tables of ${name}`).to.deep.equal([]);
       console.log(`      ${tex.length} LaTeX tables compiled; ${found.reduce((n, f) => n + f.pairs.length, 0)} series on another's points, each marked and labelled`);
     });
   }

@@ -100,27 +100,40 @@ export interface NotebookPage {
 const SITE = '#site';
 
 /**
+ * One tab for opening notebooks one after another (one at a time) at `viewport`.
+ * Each notebook gets a fresh document, but the tab keeps its renderer process,
+ * which has the 10 MB plotly bundle and Jupyter's scripts compiled already: a
+ * notebook then costs Chromium about half the CPU of one opened in a new context.
+ * No kernel is started: the page's request for one is refused (the header then
+ * says "Kernel error"), since displaying an executed notebook needs none.
+ */
+export async function notebookTab(browser: import('playwright-core').Browser, viewport = { width: 1280, height: 900 }): Promise<import('playwright-core').Page> {
+  const ctx = await browser.newContext({ viewport });
+  const page = await ctx.newPage();
+  await page.route('**/api/sessions', (r) =>
+    r.request().method() === 'POST' ? r.fulfill({ status: 503, contentType: 'application/json', body: '{"message": "no kernel in this test"}' }) : r.continue(),
+  );
+  // Leaving a notebook never waits on "leave this page?".
+  page.on('dialog', (d) => void d.accept().catch(() => undefined));
+  return page;
+}
+
+/**
  * Open `file` (relative to the server's folder, holding `charts` chart outputs)
- * in a new page of `browser` at `viewport`, save the first screen to `screenshot` once its charts are
+ * in `page` (a notebookTab), save the first screen to `screenshot` once its charts are
  * drawn, then scroll the page (never an output) over every chart so that the
- * lazily drawn ones draw too, and count. No kernel is started: the page's
- * request for one is refused (the header then says "Kernel error"), since
- * displaying an executed notebook needs none.
+ * lazily drawn ones draw too, and count. The tab is left on about:blank, so that
+ * the notebook's timers (autosave) stop.
  */
 export async function inspectNotebook(
-  browser: import('playwright-core').Browser,
+  page: import('playwright-core').Page,
   server: { port: number; token: string },
   file: string,
   charts: number,
   screenshot: string,
-  viewport = { width: 1280, height: 900 },
 ): Promise<NotebookPage> {
-  const ctx = await browser.newContext({ viewport });
+  const viewport = page.viewportSize()!;
   try {
-    const page = await ctx.newPage();
-    await page.route('**/api/sessions', (r) =>
-      r.request().method() === 'POST' ? r.fulfill({ status: 503, contentType: 'application/json', body: '{"message": "no kernel in this test"}' }) : r.continue(),
-    );
     // Generous limits: the suite runs two notebook executions beside this on a 2-core machine.
     await page.goto(`http://127.0.0.1:${server.port}/notebooks/${encodeURIComponent(file)}?token=${server.token}`, { waitUntil: 'domcontentloaded', timeout: 180000 });
     await page.waitForFunction(() => (window as unknown as { Jupyter?: { notebook?: { _fully_loaded?: boolean } } }).Jupyter?.notebook?._fully_loaded === true, undefined, { timeout: 180000 });
@@ -196,7 +209,7 @@ export async function inspectNotebook(
     });
     return { firstScreen, ...counted };
   } finally {
-    await ctx.close();
+    await page.goto('about:blank').catch(() => undefined);
   }
 }
 
