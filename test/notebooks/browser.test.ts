@@ -18,6 +18,10 @@
  * checked); its LaTeX tables compile with no overfull box over 10 pt; the
  * headline chart is saved under the paper's figure or table number.
  *
+ * A run's browser and LaTeX work (its check) starts as soon as its execution
+ * has finished, one check at a time; with the whole suite that is beside the
+ * executions still running, so the tests, which run after them, only assert.
+ *
  * SCHEDLAB_EXECUTED_OUT=<dir> checks the notebooks executed beforehand into
  * <dir>/<name>/<name>.ipynb (scripts/run-notebook.sh writes out/<name>/) instead
  * of the pool's runs, and lists only those: a way to try these checks on one or
@@ -155,12 +159,7 @@ interface Checked {
   seconds: number;
 }
 
-/**
- * The process's one Jupyter server and one browser tab (started with the first
- * check), shared by the checks, which open one notebook at a time: a check
- * starts as soon as its run's execution has finished, beside the executions
- * still running, and the tests only await what it found.
- */
+/** The process's one Jupyter server and one browser tab, started with the first check and shared by all. */
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'schedlab-pages-'));
 const env: NodeJS.ProcessEnv = { ...process.env, JUPYTER_DATA_DIR: path.join(tmp, 'data'), JUPYTER_CONFIG_DIR: path.join(tmp, 'config') };
 const pages = path.join(tmp, 'pages');
