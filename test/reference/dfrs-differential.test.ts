@@ -197,10 +197,18 @@ function referenceRun(
     const mem: number[] = [];
     const memEnd = [0];
     const preMem = [new Float64Array(nodes)];
+    // (A prefix without a young job shares its predecessor's array: never written once pushed.)
+    const preSum = [0];
     for (const j of sorted) {
-      const pre = preMem[preMem.length - 1].slice();
-      if (young(j)) for (const i of placedOn[j] as number[]) pre[i] += jobs[j].mem;
-      else for (let q = 0; q < jobs[j].tasks; q++) mem.push(jobs[j].mem);
+      let pre = preMem[preMem.length - 1];
+      if (young(j)) {
+        pre = pre.slice();
+        for (const i of placedOn[j] as number[]) pre[i] += jobs[j].mem;
+        preSum.push(pre.reduce((a, m) => a + m, 0));
+      } else {
+        for (let q = 0; q < jobs[j].tasks; q++) mem.push(jobs[j].mem);
+        preSum.push(preSum[preSum.length - 1]);
+      }
       preMem.push(pre);
       memEnd.push(mem.length);
     }
@@ -210,7 +218,7 @@ function referenceRun(
     let taskMem = 0;
     const memSum = memEnd.map((end, k) => {
       for (let q = k === 0 ? 0 : memEnd[k - 1]; q < end; q++) taskMem += memAll[q];
-      return taskMem + preMem[k].reduce((a, m) => a + m, 0);
+      return taskMem + preSum[k];
     });
     const memOnly = (k: number) => {
       if (preMem[k].some((m) => m > 1 + 1e-9)) return false;
@@ -220,10 +228,20 @@ function referenceRun(
       return packArrays(noCpu.subarray(0, memEnd[k]), memAll.subarray(0, memEnd[k]), nodes, 8, { cpu: new Float64Array(nodes), mem: preMem[k] }) !== null;
     };
     while (keep > 0 && !memOnly(keep)) keep--;
-    for (; keep > 0; keep--) {
-      const kept = sorted.slice(0, keep).sort((a, b) => rank[a] - rank[b]);
-      const tasks = kept.flatMap((j) => new Array(jobs[j].tasks).fill(0).map(() => ({ job: j, cpuNeed: jobs[j].cpuNeed, mem: jobs[j].mem })));
-      const fixedHost = kept.flatMap((j) => (young(j) ? (placedOn[j] as number[]) : new Array(jobs[j].tasks).fill(-1)));
+    // The first `keep` jobs in submission order and their tasks; each failed try drops the last of `sorted`.
+    const kept = sorted.slice(0, keep).sort((a, b) => rank[a] - rank[b]);
+    const tasks = kept.flatMap((j) => new Array(jobs[j].tasks).fill(0).map(() => ({ job: j, cpuNeed: jobs[j].cpuNeed, mem: jobs[j].mem })));
+    const fixedHost = kept.flatMap((j) => (young(j) ? (placedOn[j] as number[]) : new Array(jobs[j].tasks).fill(-1)));
+    const drop = () => {
+      const j = sorted[--keep];
+      const at = kept.indexOf(j);
+      let from = 0;
+      for (let q = 0; q < at; q++) from += jobs[kept[q]].tasks;
+      kept.splice(at, 1);
+      tasks.splice(from, jobs[j].tasks);
+      fixedHost.splice(from, jobs[j].tasks);
+    };
+    for (; keep > 0; drop()) {
       const res = stretch ? stretchSearch(kept, young) : maximizeMinYield(tasks, nodes, { variant: 8, tolerance: 0.01, fixedHost });
       if (!res) continue;
       const to = new Map<number, number[]>();

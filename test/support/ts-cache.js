@@ -1,5 +1,5 @@
-// Transpile-only loading of .ts files with an on-disk cache, for the worker
-// threads and child processes the tests start. Under ts-node every new worker
+// Transpile-only loading of .ts files with an on-disk cache, for the mocha
+// process and the worker threads and child processes the tests start. Under ts-node every new worker
 // loaded TypeScript (about 0.6 s CPU) and transpiled the toolkit again (about
 // 1 s); with this cache a worker reads JavaScript transpiled once and loads
 // TypeScript only for a file it has not seen. Same interface as ts-node's
