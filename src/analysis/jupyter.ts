@@ -253,9 +253,9 @@ export function registerKernel(name: string, displayName: string, dataDir = jupy
 }
 
 /**
- * Register the kernel of the installation in `folder` (kernelNameFor) and the
- * `schedlab-plotly` extension; returns the kernel's name. What scripts that
- * execute notebooks do once before running them (scripts/kernel.sh).
+ * Register this installation's kernel under `folder`'s name (kernelNameFor)
+ * and the `schedlab-plotly` extension; returns the kernel's name. What
+ * scripts that execute notebooks do once before running them (scripts/kernel.sh).
  */
 export function registerFolderKernel(folder: string): string {
   const name = kernelNameFor(folder);
