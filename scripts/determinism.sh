@@ -40,6 +40,8 @@ if [ -z "$work" ]; then
   [ $keep = 1 ] || trap 'rm -rf "$work"' EXIT
 fi
 [ $setup = 1 ] && bash scripts/setup.sh
+# The kernel's name, computed once for every run-notebook.sh below.
+export SCHEDLAB_KERNEL=${SCHEDLAB_KERNEL:-$(bash scripts/kernel.sh)}
 
 # Execute one notebook with its outputs under $2 (SCHEDLAB_OUT) and the executed copy in $2/<name>/.
 run_one() {

@@ -7,6 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+# The kernel's name, computed once for every run-notebook.sh below.
+export SCHEDLAB_KERNEL=${SCHEDLAB_KERNEL:-$(bash scripts/kernel.sh)}
 cores=$(nproc)
 jobs=${SCHEDLAB_NOTEBOOK_JOBS:-2}
 [ "$jobs" -gt "$cores" ] && jobs=$cores

@@ -52,9 +52,7 @@ node node_modules/typescript/bin/tsc -p tsconfig.json --incremental --tsBuildInf
 # kernel would run whichever clone registered it last. The schedlab-plotly
 # notebook extension renders charts from the local plotly bundle without trust.
 say "registering the kernel and the notebook extension"
-node -e 'const j = require("./dist/analysis/jupyter"); const n = j.kernelNameFor(process.cwd());
-  j.registerKernel(n, j.kernelDisplayName(process.cwd())); j.installNotebookExtension();
-  console.error(`[setup] kernel ${n}`)'
+say "kernel $(bash scripts/kernel.sh)"
 # The notebooks name "tslab" as their kernel: register it only where none exists.
 has_tslab=
 for d in "${JUPYTER_DATA_DIR:-$HOME/.local/share/jupyter}" /usr/local/share/jupyter /usr/share/jupyter; do

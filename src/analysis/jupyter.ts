@@ -251,3 +251,15 @@ export function registerKernel(name: string, displayName: string, dataDir = jupy
   writePlannedFiles(files);
   return files[files.length - 1].path;
 }
+
+/**
+ * Register this installation's kernel under `folder`'s name (kernelNameFor)
+ * and the `schedlab-plotly` extension; returns the kernel's name. What
+ * scripts that execute notebooks do once before running them (scripts/kernel.sh).
+ */
+export function registerFolderKernel(folder: string): string {
+  const name = kernelNameFor(folder);
+  registerKernel(name, kernelDisplayName(folder));
+  installNotebookExtension();
+  return name;
+}

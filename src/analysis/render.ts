@@ -78,6 +78,9 @@ async function startSession(): Promise<Session> {
     executablePath: chromiumPath(),
     headless: true,
     args: CHROMIUM_ARGS,
+    // In a kernel SIGINT interrupts a cell (and Jupyter sends one before every shutdown):
+    // playwright's default handler would close the browser and exit the kernel.
+    handleSIGINT: !inNotebook(),
   });
   const s: Session = { browser, pages: {}, userDataDir };
   // The likely page is ready when the session is.

@@ -13,6 +13,11 @@
  *   so with `nbconvert --allow-errors` (which sends the next cell at once) every
  *   later cell came back empty. A request that says `stop_on_error: false` now
  *   leaves the queue running, as Jupyter's protocol asks.
+ *
+ * And on shutdown it also closes the figure renderer: tslab closes its sockets
+ * and lets the process end when nothing is left running, which never happened
+ * while the renderer's Chromium ran (every notebook that imports schedlab), so
+ * Jupyter waited 5 s, killed the kernel and left Chromium to exit on its own.
  */
 import * as path from 'path';
 
@@ -71,7 +76,7 @@ export function describeFailure(stderr: string): { ename: string; evalue: string
 /** Patch tslab's handler and server classes (see the file comment). */
 function patchTslab(tslabDir: string): void {
   // eslint-disable-next-line @typescript-eslint/no-var-requires
-  const jupyter = require(path.join(tslabDir, 'dist', 'jupyter.js')) as { JupyterHandlerImpl: { prototype: Handler }; ZmqServer: { prototype: Server & { handleExecute(socket: unknown, msg: Message): Promise<void> } } };
+  const jupyter = require(path.join(tslabDir, 'dist', 'jupyter.js')) as { JupyterHandlerImpl: { prototype: Handler }; ZmqServer: { prototype: Server & { handleExecute(socket: unknown, msg: Message): Promise<void>; close(): void } } };
   // eslint-disable-next-line @typescript-eslint/no-var-requires
   const { TaskCanceledError } = require(path.join(tslabDir, 'dist', 'util.js')) as { TaskCanceledError: new (...a: unknown[]) => Error };
 
@@ -87,6 +92,16 @@ function patchTslab(tslabDir: string): void {
       // tslab's rule: requests already queued in the next 200 ms are cancelled.
       this.execQueue.reset(req.stop_on_error === false ? undefined : 200);
       return { status: 'error', ...(count !== undefined ? { execution_count: count } : {}) };
+    }
+  };
+
+  const close = jupyter.ZmqServer.prototype.close;
+  jupyter.ZmqServer.prototype.close = function (this: Server) {
+    close.call(this);
+    // The renderer of every schedlab the notebook loaded (none: nothing to close, nothing loaded here).
+    for (const m of Object.values(require.cache)) {
+      const exports = m?.exports as { closeRenderer?: unknown } | undefined;
+      if (m && /[/\\]analysis[/\\]render\.js$/.test(m.filename) && typeof exports?.closeRenderer === 'function') void (exports.closeRenderer as () => Promise<void>)();
     }
   };
 

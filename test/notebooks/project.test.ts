@@ -44,8 +44,13 @@ describe('a notebook project outside the clone (schedlab init)', function () {
     expect(fs.readFileSync(spec.argv[1], 'utf8')).to.contain(JSON.stringify(path.join(root, 'dist/bin/kernel.js')));
     expect(spec.display_name).to.match(/^TypeScript \(schedlab: my study, [0-9a-f]{8}\)$/);
 
-    const run = spawnSync('/usr/bin/jupyter-nbconvert', ['--to', 'notebook', '--execute', 'schedlab-start.ipynb', '--output', 'executed'], { cwd: project, env, encoding: 'utf8' });
+    // A temporary folder of the run's own: the renderer's Chromium profile is made there.
+    const runTmp = path.join(tmp, 'run-tmp');
+    fs.mkdirSync(runTmp);
+    const run = spawnSync('/usr/bin/jupyter-nbconvert', ['--to', 'notebook', '--execute', 'schedlab-start.ipynb', '--output', 'executed'], { cwd: project, env: { ...env, TMPDIR: runTmp }, encoding: 'utf8' });
     expect(run.status, run.stderr.slice(-3000)).to.equal(0);
+    // The kernel closed the renderer when Jupyter shut it down (not killed with Chromium running, its profile left behind).
+    expect(fs.readdirSync(runTmp).filter((f) => f.startsWith('schedlab-chromium-'))).to.deep.equal([]);
     const nb = JSON.parse(fs.readFileSync(executed, 'utf8'));
     const outputs = nb.cells.flatMap((c: { outputs?: unknown[] }) => c.outputs ?? []) as { output_type: string; text?: string[]; data?: Record<string, unknown> }[];
     expect(outputs.filter((o) => o.output_type === 'error')).to.deep.equal([]);

@@ -14,6 +14,7 @@ import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { registerFolderKernel } from '../../src/analysis/jupyter';
 import { committedRoot, PAPER_EXPERIMENTS, paperResultsFile } from '../../src/sweep/papers';
 
 export const root = path.resolve(__dirname, '../..');
@@ -75,8 +76,12 @@ function outRootFor(purpose: Purpose): string {
 /** The environment as the test process got it: tests that set variables for a moment must not leak into a notebook started meanwhile. */
 const baseEnv: NodeJS.ProcessEnv = { ...process.env };
 
+let kernel: string | undefined = baseEnv.SCHEDLAB_KERNEL;
+
 function envFor(purpose: Purpose, outRoot: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...baseEnv, SCHEDLAB_OUT: outRoot };
+  // This clone's kernel, registered once here rather than by each run (a node process apiece).
+  kernel ??= registerFolderKernel(root);
+  const env: NodeJS.ProcessEnv = { ...baseEnv, SCHEDLAB_OUT: outRoot, SCHEDLAB_KERNEL: kernel };
   delete env.SCHEDLAB_PREFETCH_NOTEBOOKS;
   // The default run picks its own scale (paper when results are committed); the two quick runs are compared.
   if (purpose === 'default') delete env.SCHEDLAB_SCALE;
