@@ -6,7 +6,7 @@
 import * as fs from 'fs';
 import { Rng, Seed } from '../util/random';
 import { memoizeByArray } from '../util/memo';
-import { weeklySegments } from './filters';
+import { segmentsOf } from './filters';
 import { WorkloadJob } from './job';
 import { generateLublin } from './lublin';
 import { readSwfSync } from './swf';
@@ -290,13 +290,14 @@ export interface Hpc2nWeeksOptions extends Hpc2nOptions {
  * submit times are rebased to the week start unless `rebase: false`.
  */
 export function hpc2nWeeks(jobs: readonly WorkloadJob[], options: Hpc2nWeeksOptions = {}): DfrsJob[][] {
-  return sharedWeeks(jobs, options).map(copyJobs);
+  const weeks = sharedWeeks(jobs, options);
+  return Array.from({ length: weeks.length }, (_, i) => copyJobs(weeks.week(i)));
 }
 
 /** Week `index` of {@link hpc2nWeeks} alone (fresh copies of its jobs); undefined past the last week. */
 export function hpc2nWeek(jobs: readonly WorkloadJob[], index: number, options: Hpc2nWeeksOptions = {}): DfrsJob[] | undefined {
-  const week = sharedWeeks(jobs, options)[index];
-  return week && copyJobs(week);
+  const weeks = sharedWeeks(jobs, options);
+  return Number.isInteger(index) && index >= 0 && index < weeks.length ? copyJobs(weeks.week(index)) : undefined;
 }
 
 /** The number of weeks {@link hpc2nWeeks} cuts the log into. */
@@ -306,18 +307,25 @@ export function hpc2nWeekCount(jobs: readonly WorkloadJob[], options: Hpc2nWeeks
 
 const copyJobs = (week: readonly DfrsJob[]): DfrsJob[] => week.map((j) => ({ ...j }));
 
-// Cutting the whole log takes ~0.3 s and every HPC2N trace needs one week of it: the cut is kept per log array and
-// options and never handed out; callers get copies (and may change their jobs without changing the cache).
-function sharedWeeks(jobs: readonly WorkloadJob[], options: Hpc2nWeeksOptions): readonly DfrsJob[][] {
+/** A log cut into weeks, each week's jobs converted on its first read. */
+interface CutWeeks {
+  length: number;
+  week(index: number): readonly DfrsJob[];
+}
+
+// Every HPC2N trace needs one week of the log: the cut (which log jobs each week holds) is kept per log array and
+// options, and a week's jobs are converted when first read (converting the whole log took ~0.5 s per cut and most of
+// a sweep worker's garbage); kept weeks are never handed out, callers get copies (and may change their jobs freely).
+function sharedWeeks(jobs: readonly WorkloadJob[], options: Hpc2nWeeksOptions): CutWeeks {
   const key = JSON.stringify(Object.entries(options).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : 1)));
   let cut = cutsByOptions.get(key);
   if (!cut) cutsByOptions.set(key, (cut = memoizeByArray((log: readonly WorkloadJob[]) => cutWeeks(log, options))));
   return cut(jobs);
 }
 
-const cutsByOptions = new Map<string, (log: readonly WorkloadJob[]) => DfrsJob[][]>();
+const cutsByOptions = new Map<string, (log: readonly WorkloadJob[]) => CutWeeks>();
 
-function cutWeeks(jobs: readonly WorkloadJob[], options: Hpc2nWeeksOptions): DfrsJob[][] {
+function cutWeeks(jobs: readonly WorkloadJob[], options: Hpc2nWeeksOptions): CutWeeks {
   const segment = options.segmentSeconds ?? WEEK_SECONDS;
   if (!(segment > 0)) throw new InputError(`hpc2nWeeks: segmentSeconds must be > 0, got ${segment}`, { source: 'hpc2nWeeks' });
   const origin = options.origin ?? 0;
@@ -325,10 +333,8 @@ function cutWeeks(jobs: readonly WorkloadJob[], options: Hpc2nWeeksOptions): Dfr
   if (spanning !== 'keep' && spanning !== 'drop' && spanning !== 'carry-over') {
     throw new InputError(`hpc2nWeeks: spanning must be 'keep', 'drop' or 'carry-over', got '${spanning as string}'`, { source: 'hpc2nWeeks', field: 'spanning' });
   }
-  const weeks = weeklySegments(jobs, { length: segment, start: origin, rebase: false, minJobs: 1 });
   let running: WorkloadJob[] = [];
-  return weeks.map((week) => {
-    const start = origin + Math.floor((week[0].submit - origin) / segment) * segment;
+  const cut = segmentsOf(jobs, { length: segment, start: origin, minJobs: 1 }).map(({ start, jobs: week }) => {
     const end = start + segment;
     let kept: WorkloadJob[] = week;
     if (spanning === 'drop') kept = week.filter((j) => j.submit + j.runtime <= end);
@@ -338,9 +344,13 @@ function cutWeeks(jobs: readonly WorkloadJob[], options: Hpc2nWeeksOptions): Dfr
       running = [...running.filter((j) => j.submit + j.runtime > end), ...week.filter((j) => j.submit + j.runtime > end)];
       kept = [...carried, ...week];
     }
-    const shift = options.rebase ?? true ? start : 0;
-    return kept.map((job) => hpc2nJob({ ...job, submit: job.submit - shift }, options));
+    return { kept, shift: options.rebase ?? true ? start : 0 };
   });
+  const converted: (DfrsJob[] | undefined)[] = new Array(cut.length);
+  return {
+    length: cut.length,
+    week: (i) => (converted[i] ??= cut[i].kept.map((job) => hpc2nJob({ ...job, submit: job.submit - cut[i].shift }, options))),
+  };
 }
 
 const hpc2nCache = new Map<string, WorkloadJob[]>();

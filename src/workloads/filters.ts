@@ -48,24 +48,34 @@ export interface SegmentOptions {
  * segment start, so each segment is a workload of its own.
  */
 export function weeklySegments(jobs: readonly WorkloadJob[], options: SegmentOptions = {}): WorkloadJob[][] {
+  const doRebase = options.rebase ?? true;
+  return segmentsOf(jobs, options).map(({ start, jobs: segment }) => segment.map((j) => (doRebase ? { ...j, submit: j.submit - start } : { ...j })));
+}
+
+/**
+ * The segments of `weeklySegments` (same options; `rebase` is not read), each
+ * with its start time, holding the input's own job objects, not copies: for a
+ * caller that reads them only (the HPC2N weeks convert one week of a 200,000-job
+ * log at a time).
+ */
+export function segmentsOf(jobs: readonly WorkloadJob[], options: SegmentOptions = {}): { start: number; jobs: WorkloadJob[] }[] {
   const length = options.length ?? SECONDS_PER_WEEK;
   if (!(length > 0)) throw new InputError(`weeklySegments: length must be > 0, got ${length}`, { source: 'weeklySegments' });
   if (jobs.length === 0) return [];
   const start = options.start ?? firstSubmit(jobs);
   const minJobs = options.minJobs ?? 1;
-  const doRebase = options.rebase ?? true;
   const buckets = new Map<number, WorkloadJob[]>();
   for (const j of jobs) {
     if (j.submit < start) continue;
     const k = Math.floor((j.submit - start) / length);
     let b = buckets.get(k);
     if (!b) buckets.set(k, (b = []));
-    b.push(doRebase ? { ...j, submit: j.submit - (start + k * length) } : { ...j });
+    b.push(j);
   }
   return [...buckets.keys()]
     .sort((a, b) => a - b)
-    .map((k) => buckets.get(k) as WorkloadJob[])
-    .filter((b) => b.length >= minJobs);
+    .map((k) => ({ start: start + k * length, jobs: buckets.get(k) as WorkloadJob[] }))
+    .filter((b) => b.jobs.length >= minJobs);
 }
 
 /** Which jobs `cleanJobs` drops: invalid fields, oversize jobs, zero run times, statuses, memory over a limit. */

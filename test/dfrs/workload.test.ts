@@ -178,6 +178,17 @@ describe('workloads/dfrs: HPC2N preprocessing', () => {
     expect(hpc2nWeek(jobs, 3)).to.equal(undefined);
   });
 
+  it('a week is converted when read: a bad job in another week stops only that week', () => {
+    const week = 7 * 24 * 3600;
+    const jobs = [swf(2, { id: 1, submit: 10 }), swf(2, { id: 2, submit: week + 5 }), { ...swf(2, { id: 3, submit: week + 9 }), procs: 0 }];
+    for (const spanning of ['keep', 'drop', 'carry-over'] as const) {
+      expect(hpc2nWeek(jobs, 0, { spanning })!.map((j) => j.id)).to.deep.equal([1]);
+      expect(hpc2nWeekCount(jobs, { spanning })).to.equal(2);
+      expect(() => hpc2nWeek(jobs, 1, { spanning })).to.throw(/job 3: processors must be a positive integer/);
+      expect(() => hpc2nWeeks(jobs, { spanning })).to.throw(/job 3/);
+    }
+  });
+
   it('on the real trace: 182 week-long segments, every job kept, memory floor respected', function () {
     this.timeout(5 * 60 * 1000); // a guard against hangs: the suite runs beside notebook executions
     const raw = readHpc2n(HPC2N_TRACE_PATH);
