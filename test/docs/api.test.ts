@@ -9,6 +9,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as ts from 'typescript';
 import { API_DIR, readApi, renderApi, ROOT } from '../../scripts/api-docs';
+import { assertDistFresh } from '../support/dist';
 
 describe('API reference (docs/api/)', function () {
   this.timeout(120000);
@@ -27,6 +28,7 @@ describe('API reference (docs/api/)', function () {
   });
 
   it('the main exports have examples, and every example compiles against schedlab', () => {
+    assertDistFresh(); // the examples compile against dist/*.d.ts
     const withExamples = entries.filter((e) => e.examples.length > 0).map((e) => e.name);
     for (const main of ['simulateBatch', 'summarizeRun', 'generateLublin', 'loadTrace', 'toFrame', 'summarize', 'lineChart', 'show', 'saveFigure', 'writeTable', 'compareBatchPolicies']) {
       expect(withExamples, main).to.include(main);

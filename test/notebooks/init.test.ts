@@ -15,6 +15,7 @@ import * as path from 'path';
 import { initMain, openCommand, shellQuote } from '../../src/cli/init';
 import { kernelDisplayName, kernelNameFor, kernelSpecFiles, writePlannedFiles } from '../../src/analysis/jupyter';
 import { describeFailure } from '../../src/bin/kernel';
+import { assertDistFresh } from '../support/dist';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -204,6 +205,8 @@ describe('kernels of clones and projects', () => {
 
 describe('danfojs in an init project (tslab compiler)', function () {
   this.timeout(120000);
+  // The project's schedlab is this clone's dist/: it must be the src/ under test.
+  before(() => assertDistFresh());
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'schedlab-danfo-'));
   after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 

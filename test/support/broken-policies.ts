@@ -180,7 +180,15 @@ export const reservationLooper: ReservationPolicyObject = {
 /** Each family's policy that never returns, by export name. */
 export const LOOPERS = { batch: 'batchLooper', twotier: 'twoTierLooper', dfrs: 'dfrsLooper', reservation: 'reservationLooper' } as const;
 
-/** Run one family's simulation with the policy the params name (`looper`: that family's looper, loaded from this module). */
+/**
+ * Run one family's simulation with the policy the params name (`looper`: that
+ * family's looper, loaded from this module). Each family's cell module
+ * (test/sweep/fixtures/loopers/<family>.ts) calls it once with the built-in
+ * policy as the worker loads, before the cell's time-out starts: only that
+ * family's code is loaded (a worker transpiles every .ts it loads), and the
+ * timed cell reaches its looping policy call within milliseconds, even on a
+ * loaded machine.
+ */
 export function brokenPolicyCell(p: { family: keyof typeof LOOPERS; policy?: any; looper?: boolean }): Record<string, number> {
   if (p.looper) p = { family: p.family, policy: { module: __filename, export: LOOPERS[p.family] } };
   switch (p.family) {
