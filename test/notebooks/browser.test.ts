@@ -18,9 +18,8 @@
  * checked); its LaTeX tables compile with no overfull box over 10 pt; the
  * headline chart is saved under the paper's figure or table number.
  *
- * A run's browser and LaTeX work (its check) starts as soon as its execution
- * has finished, one check at a time; with the whole suite that is beside the
- * executions still running, so the tests, which run after them, only assert.
+ * A run's browser and LaTeX work (its check) runs once its execution has
+ * finished, one check at a time, in one reused tab.
  *
  * SCHEDLAB_EXECUTED_OUT=<dir> checks the notebooks executed beforehand into
  * <dir>/<name>/<name>.ipynb (scripts/run-notebook.sh writes out/<name>/) instead
@@ -39,7 +38,7 @@ import { PLOTLY_MIME } from '../../src/analysis/show';
 import { CLAIM_REGISTRIES } from '../../src/claims';
 import { inspectNotebook, launchBrowser, NotebookPage, notebookTab, startJupyter } from '../support/jupyter-browser';
 import { compile } from '../support/latex';
-import { committedNotebooks, execution, notebooks, prefetchRequested, root, runLast } from '../support/notebook-runs';
+import { committedNotebooks, execution, notebooks, root, runLast } from '../support/notebook-runs';
 
 interface Run {
   file: string;
@@ -238,12 +237,9 @@ function check(r: (typeof runs)[number]): Promise<Checked> {
   return c;
 }
 
-// With the whole suite every execution is queued at the start (notebook-runs.ts),
-// and every check is started then too, to wait for its execution: the checks
-// run beside the executions still running, not after all of them. (A root
-// hook: it runs once every file has loaded, so the executions are queued in
-// prefetch's order.) Otherwise each test starts its own check.
-if (prefetchRequested && !executedOut) before(() => runs.forEach(check));
+// Each test starts its own check, after the unit tests: a check started beside
+// them shares the mocha process, whose event loop a synchronous unit test holds
+// for seconds (the Jupyter server's log pipe and the page then wait on it).
 
 runLast(describe('executed notebooks as a reader sees them (Jupyter in headless Chromium, 1280×900)', function () {
   this.timeout(60 * 60 * 1000);

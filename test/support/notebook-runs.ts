@@ -41,8 +41,7 @@ export interface Execution {
 /** The three kinds of execution the suites check. */
 export type Purpose = 'quick' | 'default' | 'determinism';
 
-// SCHEDLAB_NOTEBOOK_JOBS as given; by default one per core, at most 2.
-const limit = Math.max(1, Number(process.env.SCHEDLAB_NOTEBOOK_JOBS) || Math.min(2, os.availableParallelism()));
+const limit = Math.max(1, Math.min(Number(process.env.SCHEDLAB_NOTEBOOK_JOBS ?? 2) || 1, os.availableParallelism()));
 let active = 0;
 const queue: (() => void)[] = [];
 const started = new Map<string, Promise<Execution>>();
