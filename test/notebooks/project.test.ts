@@ -78,10 +78,12 @@ describe('a notebook project outside the clone (schedlab init)', function () {
     const cells = ["const x: number = 'one';", "console.log('after the error');", "throw new RangeError('out of range here');", "console.log('still running');"];
     starter.cells = cells.map((source, i) => ({ cell_type: 'code', id: `e${i}`, metadata: {}, source, execution_count: null, outputs: [] }));
     fs.writeFileSync(path.join(project, 'errors.ipynb'), JSON.stringify(starter));
-    const plain = spawnSync('/usr/bin/jupyter-nbconvert', ['--to', 'notebook', '--execute', 'errors.ipynb', '--output', 'errors-plain'], { cwd: project, env, encoding: 'utf8' });
+    // nbconvert waits 60 s for a kernel to answer by default: too little beside two notebook executions on a loaded machine.
+    const startup = '--ExecutePreprocessor.startup_timeout=300';
+    const plain = spawnSync('/usr/bin/jupyter-nbconvert', ['--to', 'notebook', '--execute', 'errors.ipynb', startup, '--output', 'errors-plain'], { cwd: project, env, encoding: 'utf8' });
     expect(plain.status).not.to.equal(0);
-    expect(plain.stderr).to.contain("TypeScript: line 1, column 7: Type 'string' is not assignable to type 'number'.");
-    const all = spawnSync('/usr/bin/jupyter-nbconvert', ['--to', 'notebook', '--execute', 'errors.ipynb', '--allow-errors', '--output', 'errors-all'], { cwd: project, env, encoding: 'utf8' });
+    expect(plain.stderr, plain.stderr.slice(-2000)).to.contain("TypeScript: line 1, column 7: Type 'string' is not assignable to type 'number'.");
+    const all = spawnSync('/usr/bin/jupyter-nbconvert', ['--to', 'notebook', '--execute', 'errors.ipynb', '--allow-errors', startup, '--output', 'errors-all'], { cwd: project, env, encoding: 'utf8' });
     expect(all.status, all.stderr.slice(-2000)).to.equal(0);
     const nb = JSON.parse(fs.readFileSync(path.join(project, 'errors-all.ipynb'), 'utf8'));
     const errors = nb.cells.map((c: { outputs: { output_type: string; ename?: string; evalue?: string }[] }) => c.outputs.filter((o) => o.output_type === 'error').map((o) => `${o.ename}: ${o.evalue}`));
