@@ -193,14 +193,6 @@ async function close(): Promise<void> {
   jupyter = browser = tab = null;
 }
 
-let turn: Promise<unknown> = Promise.resolve();
-/** One check at a time: two pages would compete with the executions for the cores. */
-function oneAtATime<T>(f: () => Promise<T>): Promise<T> {
-  const result = turn.then(f);
-  turn = result.catch(() => undefined);
-  return result;
-}
-
 async function inspect(run: Run): Promise<Checked> {
   const t0 = Date.now();
   const name = path.basename(run.file, '.ipynb');
@@ -225,18 +217,6 @@ async function inspect(run: Run): Promise<Checked> {
   return { run, charts, page, screenshot, tex, latex: compile(tex), seconds: (Date.now() - t0) / 1000 };
 }
 
-const checks = new Map<(typeof runs)[number], Promise<Checked>>();
-/** The check of `r`, started once (when its execution has finished). */
-function check(r: (typeof runs)[number]): Promise<Checked> {
-  let c = checks.get(r);
-  if (!c) {
-    c = r.get().then((run) => oneAtATime(() => inspect(run)));
-    c.catch(() => undefined); // a failure is reported by the run's test, which awaits it
-    checks.set(r, c);
-  }
-  return c;
-}
-
 // Each test starts its own check, after the unit tests: a check started beside
 // them shares the mocha process, whose event loop a synchronous unit test holds
 // for seconds (the Jupyter server's log pipe and the page then wait on it).
@@ -257,7 +237,7 @@ runLast(describe('executed notebooks as a reader sees them (Jupyter in headless 
     const name = path.basename(file, '.ipynb');
     const registry = CLAIM_REGISTRIES.find((r) => r.notebook === name);
     it(`${label} ${name}: ${registry ? 'first screen shows the verdict counts and a live chart; ' : ''}every chart drawn live, none folded or hidden; tables compile`, async () => {
-      const { run, charts, page, screenshot, tex, latex, seconds } = await check(r);
+      const { run, charts, page, screenshot, tex, latex, seconds } = await inspect(await r.get());
       console.log(`      ${charts.length} charts in the file; on the page ${page.outputs} chart outputs, ${page.drawn} drawn, ${page.folded} folded; first screen: ${page.firstScreen.charts} whole live chart(s) (${path.relative(root, screenshot)}); checked in ${seconds.toFixed(1)} s`);
 
       expect({ outputs: page.outputs, drawn: page.drawn, folded: page.folded }, `not drawn: ${page.blank.join(', ')}`).to.deep.equal({ outputs: charts.length, drawn: charts.length, folded: 0 });
