@@ -18,7 +18,7 @@ import * as path from 'path';
 import * as os from 'os';
 import { pathToFileURL } from 'url';
 import type { Figure } from './charts';
-import { makeFolder } from '../util/errors';
+import { makeFolder, UsageError } from '../util/errors';
 import { inNotebook } from './display';
 
 type Browser = import('playwright-core').BrowserContext;
@@ -154,6 +154,14 @@ export interface RenderOptions {
 
 interface PlotlyGlobal {
   toImage: (fig: unknown, o: unknown) => Promise<string>;
+  newPlot: (gd: HTMLElement, data: unknown, layout: unknown, config: unknown) => Promise<unknown>;
+  purge: (gd: HTMLElement) => void;
+  Snapshot: {
+    toSVG: (gd: HTMLElement, format: string, scale: number) => string;
+    svgToImg: (o: { format: string; width: number; height: number; scale: number; canvas: HTMLCanvasElement; svg: string; promise: true }) => Promise<string>;
+    getDelay: (fullLayout: unknown) => number;
+    getRedrawFunc: (gd: HTMLElement) => () => void;
+  };
   PlotSchema: { get: () => { traces: Record<string, { attributes: Record<string, unknown>; layoutAttributes?: Record<string, unknown> }>; layout: { layoutAttributes: Record<string, unknown> } } };
 }
 type PageFigure = Pick<Figure, 'data' | 'layout' | 'width' | 'height'>;
@@ -178,9 +186,69 @@ function bundleKnows(f: PageFigure): boolean {
   return Object.keys(f.layout).every((k) => layouts.some((attrs) => known(attrs, k.replace(/^([a-z]+axis|polar|geo|scene|ternary|map|mapbox|smith)\d+$/, '$1'))));
 }
 
-/** Runs in a page: the figure drawn as a data URL, or null when `onlyIfKnown` and the page's bundle does not know it. */
-async function drawInPage({ f, fmt, scale, onlyIfKnown, knows }: { f: PageFigure; fmt: string; scale: number; onlyIfKnown: boolean; knows: string }): Promise<string | null> {
+/** What one layout of a figure gives (runs in a page, returned to node). */
+interface Drawing {
+  /** The SVG file's text, as plotly's `toImage(…'svg')` gives it (when asked for). */
+  svg?: string;
+  /** PNG bytes (base64) by scale, as `toImage(…'png')` gives them. */
+  png: Record<string, string>;
+}
+
+/**
+ * Runs in a page: the figure laid out once, as plotly's `toImage` lays it out
+ * (plotly 4.1 src/plot_api/to_image.js: newPlot in an off-screen div with the
+ * static export config, colorbars redrawn, toSVG), then rasterised by plotly's
+ * own svgToImg at each scale asked, from the SVG text `toImage` rasterises.
+ * Every `toImage` call lays the figure out anew; one layout here gives the SVG
+ * and every PNG of a figure. Null when `onlyIfKnown` and the page's bundle
+ * does not know the figure.
+ */
+async function drawInPage({ f, svg: withSvg, scales, onlyIfKnown, knows }: { f: PageFigure; svg: boolean; scales: number[]; onlyIfKnown: boolean; knows: string }): Promise<Drawing | null> {
   if (onlyIfKnown && !(new Function(`return (${knows})`)() as typeof bundleKnows)(f)) return null;
+  const P = (globalThis as unknown as { Plotly: PlotlyGlobal }).Plotly;
+  const layout = { ...f.layout, width: f.width, height: f.height };
+  // plotly writes computed ranges back into the layout it is given: a copy for the rare second layout below.
+  const source = JSON.stringify({ data: f.data, layout });
+  const gd = document.createElement('div');
+  gd.style.position = 'absolute';
+  gd.style.left = '-5000px';
+  document.body.appendChild(gd);
+  let svgForPng: string;
+  let width: number;
+  let height: number;
+  try {
+    await P.newPlot(gd, f.data, layout, { _exportedPlot: true, staticPlot: true, setBackground: false });
+    P.Snapshot.getRedrawFunc(gd)();
+    const full = (gd as unknown as { _fullLayout: { width: number; height: number } })._fullLayout;
+    await new Promise((resolve) => setTimeout(resolve, P.Snapshot.getDelay(full)));
+    svgForPng = P.Snapshot.toSVG(gd, 'png', 1);
+    ({ width, height } = full);
+  } finally {
+    P.purge(gd);
+    gd.remove();
+  }
+  // toSVG for 'svg' at scale 1 differs only in setting the root's width and
+  // height (to the values they have) and adding a viewBox, the last attribute.
+  const rootEnd = svgForPng.indexOf('>');
+  const root = svgForPng.slice(0, rootEnd);
+  let svg: string | undefined;
+  if (!withSvg) svg = undefined;
+  else if (root.startsWith('<svg ') && !root.endsWith('/') && root.includes(` width="${width}" height="${height}"`) && !root.includes('viewBox')) {
+    svg = `${root} viewBox="0 0 ${width} ${height}"${svgForPng.slice(rootEnd)}`;
+  } else {
+    const url = await P.toImage(JSON.parse(source), { format: 'svg', width: f.width, height: f.height, scale: 1 });
+    svg = decodeURIComponent(url.slice(url.indexOf(',') + 1));
+  }
+  const png: Record<string, string> = {};
+  for (const scale of scales) {
+    const url = await P.Snapshot.svgToImg({ format: 'png', width, height, scale, canvas: document.createElement('canvas'), svg: svgForPng, promise: true });
+    png[String(scale)] = url.slice(url.indexOf(',') + 1);
+  }
+  return { svg, png };
+}
+
+/** Runs in a page: one image by plotly's own `toImage` (one layout per image), as a data URL. */
+async function toImageInPage({ f, fmt, scale }: { f: PageFigure; fmt: string; scale: number }): Promise<string> {
   const P = (globalThis as unknown as { Plotly: PlotlyGlobal }).Plotly;
   return P.toImage({ data: f.data, layout: { ...f.layout, width: f.width, height: f.height } }, { format: fmt, width: f.width, height: f.height, scale });
 }
@@ -191,18 +259,41 @@ export async function plotlyBundleFor(fig: Figure): Promise<PlotlyBundle> {
   return (await page.evaluate(bundleKnows, JSON.parse(JSON.stringify(fig)) as PageFigure)) ? 'basic' : 'full';
 }
 
+/** The figure laid out once, giving its SVG (when `svg`) and its PNGs at `scales`: one page round trip when the basic bundle draws it (nearly always). */
+async function draw(fig: Figure, svg: boolean, scales: number[]): Promise<{ svg: string; png: Record<string, Buffer> }> {
+  const s = await getSession();
+  const args = { f: JSON.parse(JSON.stringify(fig)) as PageFigure, svg, scales, onlyIfKnown: true, knows: bundleKnows.toString() };
+  const drawing = (await (await plotlyPage(s, 'basic')).evaluate(drawInPage, args)) ?? (await (await plotlyPage(s, 'full')).evaluate(drawInPage, { ...args, onlyIfKnown: false }));
+  if (drawing === null) throw new Error('plotly drew no image');
+  return { svg: drawing.svg ?? '', png: Object.fromEntries(Object.entries(drawing.png).map(([scale, b64]) => [scale, Buffer.from(b64, 'base64')])) };
+}
+
+function checkFormat(format: string, caller: string): asserts format is ImageFormat {
+  if (!['png', 'svg', 'pdf'].includes(format)) throw new UsageError(`${caller}: format must be png, svg or pdf, got ${JSON.stringify(format)}`, { field: 'format' });
+}
+
 /** Render a figure to PNG, SVG or PDF bytes. */
 export async function renderFigure(fig: Figure, format: ImageFormat, options: RenderOptions = {}): Promise<Buffer> {
-  if (format === 'pdf') return pdfOf(fig, (await renderFigure(fig, 'svg')).toString('utf8'));
+  checkFormat(format, 'renderFigure');
+  const scale = options.scale ?? 2;
+  if (format === 'png') return (await draw(fig, false, [scale])).png[String(scale)];
+  const { svg } = await draw(fig, true, []);
+  return format === 'svg' ? Buffer.from(svg, 'utf8') : pdfOf(fig, svg);
+}
+
+/**
+ * The figure as plotly's own `toImage` draws it, one layout per image (as
+ * `renderFigure` did before it drew every image of a figure from one layout):
+ * the reference `renderFigure` is compared with, byte for byte
+ * (test/analysis/render-once.test.ts, bench/figure-cost.ts).
+ */
+export async function plotlyToImage(fig: Figure, format: 'png' | 'svg', options: RenderOptions = {}): Promise<Buffer> {
   const s = await getSession();
-  const args = { f: JSON.parse(JSON.stringify(fig)) as PageFigure, fmt: format, scale: format === 'png' ? options.scale ?? 2 : 1, onlyIfKnown: true, knows: bundleKnows.toString() };
-  // One round trip when the basic bundle draws it (nearly always).
-  const url = (await (await plotlyPage(s, 'basic')).evaluate(drawInPage, args)) ?? (await (await plotlyPage(s, 'full')).evaluate(drawInPage, { ...args, onlyIfKnown: false }));
-  if (url === null) throw new Error('plotly drew no image');
-  const comma = url.indexOf(',');
-  const header = url.slice(0, comma);
-  const body = url.slice(comma + 1);
-  return header.endsWith(';base64') ? Buffer.from(body, 'base64') : Buffer.from(decodeURIComponent(body), 'utf8');
+  const f = JSON.parse(JSON.stringify(fig)) as PageFigure;
+  const bundle = (await (await plotlyPage(s, 'basic')).evaluate(bundleKnows, f)) ? 'basic' : 'full';
+  const url = await (await plotlyPage(s, bundle)).evaluate(toImageInPage, { f, fmt: format, scale: format === 'png' ? options.scale ?? 2 : 1 });
+  const body = url.slice(url.indexOf(',') + 1);
+  return format === 'png' ? Buffer.from(body, 'base64') : Buffer.from(decodeURIComponent(body), 'utf8');
 }
 
 /** The figure's SVG (as `renderFigure` draws it) printed to a one-page PDF. */
@@ -226,16 +317,17 @@ async function pdfOf(fig: Figure, svg: string): Promise<Buffer> {
  */
 export async function exportFigure(fig: Figure, base: string, options: { formats?: ImageFormat[]; scale?: number } = {}): Promise<string[]> {
   const formats = options.formats ?? ['svg', 'png', 'pdf'];
+  for (const fmt of formats) checkFormat(fmt, 'exportFigure');
   makeFolder(path.dirname(path.resolve(base)));
+  const scale = options.scale ?? 2;
+  // One layout gives every format (the PDF prints the SVG). Not the one `show` drew: a
+  // figure's first layout in a page (texts plotly has not measured before) can write some
+  // attributes in another order than its later ones, and the files always came from a later one.
+  const drawing = await draw(fig, formats.includes('svg') || formats.includes('pdf'), formats.includes('png') ? [scale] : []);
   const written: string[] = [];
-  // The PDF prints the SVG: drawn once when both are written.
-  let svg: Buffer | undefined;
   for (const fmt of formats) {
     const file = `${base.replace(/\.(svg|png|pdf)$/i, '')}.${fmt}`;
-    let bytes: Buffer;
-    if (fmt === 'svg') bytes = svg = await renderFigure(fig, 'svg');
-    else if (fmt === 'pdf' && svg !== undefined) bytes = await pdfOf(fig, svg.toString('utf8'));
-    else bytes = await renderFigure(fig, fmt, { scale: options.scale });
+    const bytes = fmt === 'png' ? drawing.png[String(scale)] : fmt === 'svg' ? Buffer.from(drawing.svg, 'utf8') : await pdfOf(fig, drawing.svg);
     fs.writeFileSync(file, bytes);
     written.push(file);
   }
