@@ -9,6 +9,7 @@
  * process and runs them beside the other suites.
  */
 import { expect } from 'chai';
+import * as fs from 'fs';
 import * as path from 'path';
 import { chartText, compareCsv, compareNotebooks, compareRuns, formatComparison, isRunTimeAxis, isRunTimeColumn, isRunTimeRow, normalizeText } from './compare';
 import { record } from '../hardening-papers/tally';
@@ -99,6 +100,10 @@ runLast(
     it(`${name}`, async () => {
       const [first, second] = await Promise.all([execution(file, 'quick'), execution(file, 'determinism')]);
       for (const r of [first, second]) expect(r.status, `executing ${file} failed:\n${r.stderr.slice(-4000)}`).to.equal(0);
+      // The second run drew no image (SCHEDLAB_IMAGES=off): no PNG in its notebook, only plotly specs among its figure files.
+      expect(fs.readFileSync(path.join(second.outRoot, name, `${name}.ipynb`), 'utf8').includes('"image/png"'), 'the determinism run drew images').to.equal(false);
+      const figures = path.join(second.outRoot, name, 'figures');
+      if (fs.existsSync(figures)) expect(fs.readdirSync(figures).filter((f) => !f.endsWith('.json'))).to.deep.equal([]);
       const cmp = compareRuns(first.outRoot, second.outRoot, [name]);
       expect(cmp.tables.length + cmp.notebooks.length, 'nothing was compared').to.be.greaterThan(0);
       expect(cmp.identical, formatComparison(cmp)).to.equal(true);
