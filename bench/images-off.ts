@@ -132,7 +132,7 @@ function loadAverage(): number[] {
     const mean = (xs: number[]) => Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 10) / 10;
     const on = of('on');
     const off = of('off');
-    return { notebook, runs: on.length, onCpuS: mean(on.map((r) => r.cpuS)), offCpuS: mean(off.map((r) => r.cpuS)), savedCpuS: mean(on.map((r) => r.cpuS)) - mean(off.map((r) => r.cpuS)), onChromiumCpuS: mean(on.map((r) => r.chromiumCpuS)), offChromiumCpuS: mean(off.map((r) => r.chromiumCpuS)) };
+    return { notebook, runs: on.length, onCpuS: mean(on.map((r) => r.cpuS)), offCpuS: mean(off.map((r) => r.cpuS)), savedCpuS: Math.round((mean(on.map((r) => r.cpuS)) - mean(off.map((r) => r.cpuS))) * 10) / 10, onChromiumCpuS: mean(on.map((r) => r.chromiumCpuS)), offChromiumCpuS: mean(off.map((r) => r.chromiumCpuS)) };
   });
   // What the determinism test compares with the second run's images off, against what it compared with both on
   // (an images-on run against itself: the same cells and outputs as a second images-on run).
