@@ -5,6 +5,7 @@ export * from './table';
 export * from './display';
 export * from './charts';
 export * from './render';
+export * from './images';
 export * from './show';
 export * from './jupyter';
 export * from './timeline';

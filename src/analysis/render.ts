@@ -20,6 +20,7 @@ import { pathToFileURL } from 'url';
 import type { Figure } from './charts';
 import { makeFolder, UsageError } from '../util/errors';
 import { inNotebook } from './display';
+import { imagesMode, writeFigureSpec } from './images';
 
 type Browser = import('playwright-core').BrowserContext;
 type Page = import('playwright-core').Page;
@@ -108,6 +109,8 @@ function plotlyPage(s: Session, bundle: PlotlyBundle): Promise<Page> {
 }
 
 function getSession(): Promise<Session> {
+  // The one gate before Chromium: with images off it never starts (nor on loading this module in a kernel).
+  if (imagesMode() === 'off') return Promise.reject(new UsageError('SCHEDLAB_IMAGES=off: figures are not drawn and Chromium is not started (set SCHEDLAB_IMAGES=on to draw them)', { source: 'SCHEDLAB_IMAGES' }));
   if (!session) {
     session = startSession();
     session.catch(() => (session = undefined));
@@ -313,9 +316,11 @@ async function pdfOf(fig: Figure, svg: string): Promise<Buffer> {
 
 /**
  * Write a figure at publication size: `<base>.svg`, `<base>.png` and `<base>.pdf`
- * (or only the formats asked for). Returns the paths written.
+ * (or only the formats asked for). With SCHEDLAB_IMAGES=off it draws nothing
+ * and writes the figure's plotly spec, `<base>.json`. Returns the paths written.
  */
 export async function exportFigure(fig: Figure, base: string, options: { formats?: ImageFormat[]; scale?: number } = {}): Promise<string[]> {
+  if (imagesMode() === 'off') return [writeFigureSpec(fig, base)];
   const formats = options.formats ?? ['svg', 'png', 'pdf'];
   for (const fmt of formats) checkFormat(fmt, 'exportFigure');
   makeFolder(path.dirname(path.resolve(base)));

@@ -1,6 +1,7 @@
 /**
  * `show(figure)`: one notebook output holding the chart as plotly's own MIME
- * type (`application/vnd.plotly.v1+json`) plus one static PNG.
+ * type (`application/vnd.plotly.v1+json`) plus one static PNG (none with
+ * SCHEDLAB_IMAGES=off: ./images.ts).
  *
  * The plotly MIME type needs no notebook trust: JupyterLab and VS Code render
  * it themselves, and in the classic notebook the `schedlab-plotly` extension
@@ -14,6 +15,7 @@ import type { Figure } from './charts';
 import type { Row } from './frame';
 import { display, displayUnavailableReason } from './display';
 import { exportFigure, renderFigure } from './render';
+import { figureSpec, imagesMode } from './images';
 import { figuresDir, outputStem } from './paths';
 import { toHtml, toMarkdown, TableOptions } from './table';
 
@@ -24,16 +26,12 @@ function titleOf(fig: Figure): string {
   return String((fig.layout.title as { text?: string } | undefined)?.text ?? 'chart');
 }
 
-/** The MIME bundle `show` sends for a figure (exported for tests and custom displays). */
-export function figureBundle(fig: Figure, pngBase64: string): { data: Record<string, unknown>; metadata: Record<string, unknown> } {
-  const spec = {
-    data: fig.data,
-    layout: { ...fig.layout, width: fig.width, height: fig.height },
-    config: { displaylogo: false, responsive: false },
-  };
+/** The MIME bundle `show` sends for a figure (exported for tests and custom displays); without a PNG (images off) the spec and text only. */
+export function figureBundle(fig: Figure, pngBase64?: string): { data: Record<string, unknown>; metadata: Record<string, unknown> } {
+  const text = `<Figure: ${titleOf(fig)}>`;
+  if (pngBase64 === undefined) return { data: { [PLOTLY_MIME]: figureSpec(fig), 'text/plain': text }, metadata: {} };
   return {
-    // JSON round trip: plotly traces may hold `undefined` fields, which JSON drops anyway.
-    data: { [PLOTLY_MIME]: JSON.parse(JSON.stringify(spec)), 'image/png': pngBase64, 'text/plain': `<Figure: ${titleOf(fig)}>` },
+    data: { [PLOTLY_MIME]: figureSpec(fig), 'image/png': pngBase64, 'text/plain': text },
     metadata: { 'image/png': { width: fig.width, height: fig.height } },
   };
 }
@@ -141,7 +139,7 @@ async function showFigure(fig: Figure): Promise<void> {
     return;
   }
   // Scale 1.5: sharp on high-density screens, still ~50-100 kB per chart.
-  const png = (await renderFigure(fig, 'png', { scale: 1.5 })).toString('base64');
+  const png = imagesMode() === 'off' ? undefined : (await renderFigure(fig, 'png', { scale: 1.5 })).toString('base64');
   const { data, metadata } = figureBundle(fig, png);
   display(data, metadata);
   shown.add(fig);
@@ -152,7 +150,8 @@ const shown = new WeakSet<Figure>();
 
 /**
  * Show a figure and write it as SVG, PNG and PDF to
- * `figuresDir(notebook)/<stem>.*`: one call does both. The stem follows
+ * `figuresDir(notebook)/<stem>.*` (with SCHEDLAB_IMAGES=off its plotly spec,
+ * `<stem>.json`, drawn by nothing): one call does both. The stem follows
  * `outputStem`: `fig<NN>-…` when the slug or the figure's title starts with
  * the paper's figure number ("Figure 3 — …"), `extra-<slug>` otherwise. A figure that
  * `show` already displayed is not displayed a second time. Returns nothing,

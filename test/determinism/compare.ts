@@ -24,8 +24,15 @@
  *    in Markdown tables the run-time columns are blanked (same rule), and in
  *    running text a number followed by a time unit (`12 s`, `3.4 ms`, `2s`,
  *    `5 min`) or a rate (`120 cells/s`) counts as a timing and is blanked.
- *    The output folders' own paths are replaced by `<out>` first. Charts
- *    (images, Plotly HTML) are not compared.
+ *    The output folders' own paths are replaced by `<out>` first. Images
+ *    are not compared (the second run of the test suite draws none:
+ *    SCHEDLAB_IMAGES=off); a chart's plotly spec (`show`'s
+ *    application/vnd.plotly.v1+json, data and layout) is, as text under the
+ *    same timing rule, except in a chart of run times: one with an axis
+ *    titled by a measured time (`run time (ms, log)`, `seconds per call`).
+ *    There the values along that axis, its range and the notes that depend
+ *    on them (`identical to …`, cut error bars) are not compared; trace
+ *    names, types, the other axis's values and the titles are.
  *
  * CLI: `ts-node test/determinism/compare.ts <run1> <run2> [name ...]` prints
  * the report and exits 1 when the runs differ.
@@ -229,9 +236,69 @@ export function outputText(o: NbOutput): string | null {
   return null;
 }
 
+const PLOTLY_MIME = 'application/vnd.plotly.v1+json';
+
+interface PlotlySpec {
+  data?: Record<string, unknown>[];
+  layout?: Record<string, unknown>;
+}
+
+function axisTitle(axis: unknown): string {
+  const t = (axis as { title?: unknown } | undefined)?.title;
+  return String((t as { text?: unknown } | undefined)?.text ?? (typeof t === 'string' ? t : ''));
+}
+
+/** Whether a chart axis shows measured (wall-clock) times, by its title: the run-time rule of tables, plus `seconds per call`. */
+export function isRunTimeAxis(title: string): boolean {
+  return isRunTimeRow(title) || /\b(seconds|ms|milliseconds)\s+per\s+call\b/i.test(title);
+}
+
+/**
+ * A chart's plotly spec (data and layout) as comparable text: timings in its
+ * text blanked as in text outputs; in a chart of run times, the values along
+ * the run-time axes, those axes' ranges and the notes derived from the values
+ * left out (see the rule above).
+ */
+export function chartText(spec: PlotlySpec): string {
+  const layout = { ...(spec.layout ?? {}) };
+  const data = spec.data ?? [];
+  // run-time axes, as the traces name them: x, x2, y, y3 …
+  const timed = new Set<string>();
+  for (const key of Object.keys(layout)) {
+    const m = /^([xy])axis(\d*)$/.exec(key);
+    if (m && isRunTimeAxis(axisTitle(layout[key]))) timed.add(`${m[1]}${m[2]}`);
+  }
+  if (timed.size === 0) return normalizeText(JSON.stringify({ data, layout }));
+  for (const a of timed) {
+    const key = `${a[0]}axis${a.slice(1)}`;
+    const { range: _range, ...axis } = layout[key] as Record<string, unknown>;
+    layout[key] = axis;
+  }
+  delete layout.annotations;
+  const traces = data.map((t) => {
+    const onX = timed.has(String(t.xaxis ?? 'x'));
+    const onY = timed.has(String(t.yaxis ?? 'y'));
+    return {
+      type: t.type,
+      name: String(t.name ?? '').replace(/ \(identical to [^)]*\)$/, ''),
+      ...(onX ? {} : { x: t.x }),
+      ...(onY ? {} : { y: t.y }),
+    };
+  });
+  return normalizeText(JSON.stringify({ data: traces, layout }));
+}
+
+/** The plotly spec of a chart output, or null. */
+function chartSpec(o: NbOutput): PlotlySpec | null {
+  const spec = o.data?.[PLOTLY_MIME];
+  return spec && typeof spec === 'object' ? (spec as PlotlySpec) : null;
+}
+
 export interface NotebookComparison {
   name: string;
   outputsCompared: number;
+  /** Charts whose plotly specs were compared (data and layout; see chartText). */
+  chartsCompared: number;
   /** Outputs that held only a chart or image (not compared). */
   chartsSkipped: number;
   identical: boolean;
@@ -248,6 +315,14 @@ function firstDifference(a: string, b: string): string {
     if (la[i] !== lb[i]) return `line ${i + 1}: "${(la[i] ?? '').slice(0, 160)}" vs "${(lb[i] ?? '').slice(0, 160)}"`;
   }
   return 'texts differ';
+}
+
+/** Where two one-line JSON texts first differ, with some context. */
+function firstJsonDifference(a: string, b: string): string {
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  const from = Math.max(0, i - 60);
+  return `at character ${i}: "${a.slice(from, i + 60)}" vs "${b.slice(from, i + 60)}"`;
 }
 
 /**
@@ -267,7 +342,7 @@ function withoutRoot(text: string, root: string | undefined): string {
  * `roots`: the two output folders, replaced by `<out>` in the texts.
  */
 export function compareNotebooks(name: string, a: { cells: NbCell[] }, b: { cells: NbCell[] }, roots: [string, string] | [] = []): NotebookComparison {
-  const out: NotebookComparison = { name, outputsCompared: 0, chartsSkipped: 0, identical: true, sourcesChanged: false, differences: [] };
+  const out: NotebookComparison = { name, outputsCompared: 0, chartsCompared: 0, chartsSkipped: 0, identical: true, sourcesChanged: false, differences: [] };
   const differ = (msg: string) => {
     out.identical = false;
     if (out.differences.length < 8) out.differences.push(msg);
@@ -301,6 +376,20 @@ export function compareNotebooks(name: string, a: { cells: NbCell[] }, b: { cell
       const na = normalizeText(withoutRoot(ta, roots[0]));
       const nb = normalizeText(withoutRoot(tb, roots[1]));
       if (na !== nb) differ(`code cell ${k + 1}, output ${m + 1}: ${firstDifference(na, nb)}`);
+    });
+    const sa = (cell.outputs ?? []).map(chartSpec);
+    const sb = (cb[k].outputs ?? []).map(chartSpec);
+    sa.forEach((specA, m) => {
+      const specB = sb[m];
+      if (specA === null && specB === null) return;
+      out.chartsCompared++;
+      if (specA === null || specB === null) {
+        differ(`code cell ${k + 1}, output ${m + 1}: a chart in one run only`);
+        return;
+      }
+      const ja = chartText(JSON.parse(withoutRoot(JSON.stringify(specA), roots[0])));
+      const jb = chartText(JSON.parse(withoutRoot(JSON.stringify(specB), roots[1])));
+      if (ja !== jb) differ(`code cell ${k + 1}, output ${m + 1} (chart): ${firstJsonDifference(ja, jb)}`);
     });
   });
   return out;
@@ -379,7 +468,8 @@ export function formatComparison(r: RunComparison): string {
   for (const t of r.tables) if (!t.identical) lines.push(`  DIFFERS ${t.file}: ${t.differences.join('; ')}`);
   const outputs = r.notebooks.reduce((s, n) => s + n.outputsCompared, 0);
   const charts = r.notebooks.reduce((s, n) => s + n.chartsSkipped, 0);
-  lines.push(`notebooks: ${r.notebooks.filter((n) => n.identical).length} of ${r.notebooks.length} identical (${outputs} text outputs compared, ${charts} charts not compared)`);
+  const specs = r.notebooks.reduce((s, n) => s + n.chartsCompared, 0);
+  lines.push(`notebooks: ${r.notebooks.filter((n) => n.identical).length} of ${r.notebooks.length} identical (${outputs} text outputs and ${specs} charts' plotly specs compared, ${charts} outputs with only an image not compared)`);
   for (const n of r.notebooks) for (const d of n.differences) lines.push(`  DIFFERS ${n.name}: ${d}`);
   for (const p of r.problems) lines.push(`  PROBLEM ${p}`);
   lines.push(r.identical ? 'the two runs are identical (run times aside)' : 'the two runs DIFFER');

@@ -9,8 +9,9 @@
  * process and runs them beside the other suites.
  */
 import { expect } from 'chai';
+import * as fs from 'fs';
 import * as path from 'path';
-import { compareCsv, compareNotebooks, compareRuns, formatComparison, isRunTimeColumn, isRunTimeRow, normalizeText } from './compare';
+import { chartText, compareCsv, compareNotebooks, compareRuns, formatComparison, isRunTimeAxis, isRunTimeColumn, isRunTimeRow, normalizeText } from './compare';
 import { record } from '../hardening-papers/tally';
 import { execution, notebooks, runLast } from '../support/notebook-runs';
 
@@ -58,6 +59,36 @@ describe('determinism: the comparison rule', () => {
     const p = compareNotebooks('x', nb('wrote /tmp/r1/x/tables/a.csv'), nb('wrote /tmp/r2/x/tables/a.csv'), ['/tmp/r1', '/tmp/r2']);
     expect(p.identical).to.equal(true);
   });
+
+  it('charts: plotly specs compared (data and layout), run-time axes aside; one run without images compares the same outputs', () => {
+    const MIME = 'application/vnd.plotly.v1+json';
+    const spec = (y: number[], yTitle = 'average slowdown', name = 'EASY', title = 'Figure 3 (12 s)') => ({
+      data: [{ type: 'scatter', name, x: [1, 2], y }, { type: 'scatter', name: 'FCFS', x: [1, 2], y: [5, 6] }],
+      layout: { title: { text: title }, xaxis: { title: { text: 'offered load' } }, yaxis: { title: { text: yTitle }, range: [0, y[1]] } },
+    });
+    const nb = (s: unknown, png = true) => ({ cells: [{ cell_type: 'code', source: 'show(f)', outputs: [{ output_type: 'display_data', data: { [MIME]: s, ...(png ? { 'image/png': 'AAAA' } : {}), 'text/plain': '<Figure: F>' } }] }] });
+    const same = compareNotebooks('x', nb(spec([1, 2])), nb(spec([1, 2], undefined, undefined, 'Figure 3 (40 s)'), false));
+    expect(same.identical, same.differences.join('\n')).to.equal(true);
+    expect(same.chartsCompared).to.equal(1);
+    expect(same.outputsCompared).to.equal(1); // the chart's text/plain, with or without a PNG
+    const changed = compareNotebooks('x', nb(spec([1, 2])), nb(spec([1, 2.5]), false));
+    expect(changed.identical).to.equal(false);
+    expect(changed.differences[0]).to.match(/chart/);
+    // a chart of run times: the times and the range may differ, not the names nor the other axis
+    expect(isRunTimeAxis('run time (ms, log)')).to.equal(true);
+    expect(isRunTimeAxis('seconds per call (floored at 1 µs)')).to.equal(true);
+    expect(isRunTimeAxis('average response time (s)')).to.equal(false);
+    expect(isRunTimeAxis('seconds (log)')).to.equal(false);
+    const t = 'run time (ms, log)';
+    expect(chartText(spec([1, 2], t))).to.equal(chartText(spec([3, 9], t, 'EASY (identical to FCFS)')));
+    expect(chartText(spec([1, 2], t))).to.not.equal(chartText(spec([1, 2], t, 'EASY2')));
+    const otherX = spec([1, 2], t);
+    otherX.data[1].x = [1, 3];
+    expect(chartText(spec([1, 2], t))).to.not.equal(chartText(otherX));
+    // a chart in one run only is a difference
+    const gone = compareNotebooks('x', nb(spec([1, 2])), { cells: [{ cell_type: 'code', source: 'show(f)', outputs: [{ output_type: 'display_data', data: { 'text/plain': '<Figure: F>' } }] }] });
+    expect(gone.identical).to.equal(false);
+  });
 });
 
 runLast(
@@ -69,12 +100,18 @@ runLast(
     it(`${name}`, async () => {
       const [first, second] = await Promise.all([execution(file, 'quick'), execution(file, 'determinism')]);
       for (const r of [first, second]) expect(r.status, `executing ${file} failed:\n${r.stderr.slice(-4000)}`).to.equal(0);
+      // The second run drew no image (SCHEDLAB_IMAGES=off): no PNG in its notebook, only plotly specs among its figure files.
+      expect(fs.readFileSync(path.join(second.outRoot, name, `${name}.ipynb`), 'utf8').includes('"image/png"'), 'the determinism run drew images').to.equal(false);
+      const figures = path.join(second.outRoot, name, 'figures');
+      if (fs.existsSync(figures)) expect(fs.readdirSync(figures).filter((f) => !f.endsWith('.json'))).to.deep.equal([]);
       const cmp = compareRuns(first.outRoot, second.outRoot, [name]);
       expect(cmp.tables.length + cmp.notebooks.length, 'nothing was compared').to.be.greaterThan(0);
       expect(cmp.identical, formatComparison(cmp)).to.equal(true);
       const outputs = cmp.notebooks.reduce((n, x) => n + x.outputsCompared, 0);
       record({ family: 'determinism', kind: 'notebook executed twice at quick scale: CSV tables compared', cases: cmp.tables.length, outcome: 'byte-identical (run-time columns/rows aside)' });
       record({ family: 'determinism', kind: 'notebook executed twice at quick scale: text outputs compared', cases: outputs, outcome: 'identical (timings aside)' });
+      const charts = cmp.notebooks.reduce((n, x) => n + x.chartsCompared, 0);
+      record({ family: 'determinism', kind: "notebook executed twice at quick scale (the second without images): charts' plotly specs compared", cases: charts, outcome: 'identical (run-time axes and timings aside)' });
     });
   }
 }),

@@ -86,6 +86,8 @@ function envFor(purpose: Purpose, outRoot: string): NodeJS.ProcessEnv {
   // The default run picks its own scale (paper when results are committed); the two quick runs are compared.
   if (purpose === 'default') delete env.SCHEDLAB_SCALE;
   else env.SCHEDLAB_SCALE = 'quick';
+  // The determinism run compares tables and text, not images: no figure drawn, no Chromium. The others' images are checked.
+  env.SCHEDLAB_IMAGES = purpose === 'determinism' ? 'off' : 'on';
   return env;
 }
 
