@@ -43,23 +43,14 @@ export function sha256File(file: string): string {
   return h.digest('hex');
 }
 
-/** Digests already computed by this process, by file and stat signature (a rewrite changes the signature, as for make and git). */
-const fileDigests = new Map<string, { signature: string; sha256: string }>();
-
-/** SHA-256 of a file, null when it does not exist. */
+/** SHA-256 of a file, null when it does not exist (hashed every time: a file rewritten within a timestamp's granularity is still seen). */
 function digestOrNull(file: string): string | null {
-  let st: fs.Stats;
   try {
-    st = fs.statSync(file);
-  } catch {
-    return null;
+    return sha256File(file);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
   }
-  const signature = `${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}`;
-  const known = fileDigests.get(file);
-  if (known?.signature === signature) return known.sha256;
-  const sha256 = sha256File(file);
-  fileDigests.set(file, { signature, sha256 });
-  return sha256;
 }
 
 const codeDigests = new Map<string, string>();
@@ -180,8 +171,12 @@ export function readCached<T>(k: CacheKey): T | undefined {
   }
   const entry = openEntry(text);
   if (!entry || entry.format !== FORMAT || entry.key !== keyDigest(k) || !Array.isArray(entry.inputs)) return undefined;
-  for (const input of entry.inputs) if (digestOrNull(input.file) !== input.sha256) return undefined;
-  return decode<T>(entry.value);
+  try {
+    for (const input of entry.inputs) if (digestOrNull(input.file) !== input.sha256) return undefined;
+    return decode<T>(entry.value);
+  } catch {
+    return undefined; // an input that cannot be read: the computation says why
+  }
 }
 
 /**
@@ -193,10 +188,10 @@ export function readCached<T>(k: CacheKey): T | undefined {
 export function writeCached(k: CacheKey, inputs: readonly string[], value: unknown, unchanged: () => boolean = () => true): void {
   const file = cacheEntryFile(k);
   if (file === null) return;
-  const recorded = [...new Set(inputs)].sort().map((f) => ({ file: f, sha256: digestOrNull(f) }));
-  if (!unchanged()) return;
   const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
+    const recorded = [...new Set(inputs)].sort().map((f) => ({ file: f, sha256: digestOrNull(f) }));
+    if (!unchanged()) return;
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(tmp, sealEntry({ key: keyDigest(k), inputs: recorded, value }));
     fs.renameSync(tmp, file);
