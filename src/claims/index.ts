@@ -3,7 +3,7 @@
  * findings, with computed verdicts on the committed results.
  *
  *   evaluateClaims(registry, records)   verdicts of one registry on records
- *   claimsFor(notebook[, committed])     the committed records of a notebook, evaluated (cached per process)
+ *   claimsFor(notebook[, committed])     the committed records of a notebook, evaluated (cached: per process and on disk)
  *   claimsSummary(notebook[, committed]) a notebook's first screen: verdict counts and its three headline claims
  *   countsLine(claims)                   the verdict counts as one line
  *   headlineChart(notebook[, committed]) the paper's headline chart, ours with the published values over it
@@ -13,7 +13,7 @@
  * The same evaluation feeds `schedlab claims <notebook>` and docs/fidelity.md
  * (scripts/fidelity.ts).
  */
-import { CommittedResults, findPaperExperiment, loadCommittedResults } from '../sweep/papers';
+import { cachedFromCommitted, committedRoot, CommittedResults, findPaperExperiment, loadCommittedResults } from '../sweep/papers';
 import type { Figure } from '../analysis/charts';
 import { ClaimRegistry, ClaimResult, countVerdicts, evaluateOnView } from './registry';
 import { drawHeadlineChart } from './chart';
@@ -57,21 +57,34 @@ export interface NotebookClaims {
 
 const cache = new Map<string, NotebookClaims>();
 
-/**
- * Evaluate a notebook's registry on its committed paper-scale results (loaded
- * once per process). A notebook that already holds its committed results
- * passes them (`loadCommittedResults(experiment)`) to skip a second load.
- */
-export function claimsFor(notebook: string, committed?: CommittedResults): NotebookClaims {
-  const registry = claimRegistry(notebook);
-  const hit = committed ? undefined : cache.get(registry.notebook);
-  if (hit) return hit;
-  const from = committed ?? loadCommittedResults(findPaperExperiment(registry.notebook));
+/** Forget the evaluations this process holds (the next `claimsFor` reads the cache on disk or evaluates again). */
+export function forgetClaims(): void {
+  cache.clear();
+}
+
+function evaluate(registry: ClaimRegistry<unknown>, from: CommittedResults): NotebookClaims {
   const view = from.records.length ? registry.view(from.records) : null;
   const results = evaluateOnView(registry, view);
   const chart = registry.chart ? drawHeadlineChart(registry.chart, results, view, 'committed paper-scale results') : null;
-  const out = { notebook: registry.notebook, paper: registry.paper, status: from.status, results, counts: countVerdicts(results), chart };
-  if (!committed) cache.set(registry.notebook, out);
+  return { notebook: registry.notebook, paper: registry.paper, status: from.status, results, counts: countVerdicts(results), chart };
+}
+
+/**
+ * Evaluate a notebook's registry on its committed paper-scale results, once
+ * per process and, across processes, through the content-addressed cache
+ * (src/util/cache.ts: kept while the committed files it read and the code are
+ * byte for byte the same; `SCHEDLAB_CACHE`). A notebook that already holds its
+ * committed results passes them (`loadCommittedResults(experiment)`): they are
+ * evaluated as given.
+ */
+export function claimsFor(notebook: string, committed?: CommittedResults): NotebookClaims {
+  const registry = claimRegistry(notebook);
+  if (committed) return evaluate(registry, committed);
+  let out = cache.get(registry.notebook);
+  if (!out) {
+    out = cachedFromCommitted('claims', registry.notebook, { root: committedRoot() }, () => evaluate(registry, loadCommittedResults(findPaperExperiment(registry.notebook))));
+    cache.set(registry.notebook, out);
+  }
   return out;
 }
 

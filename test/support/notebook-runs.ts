@@ -167,7 +167,12 @@ export function committedNotebooks(): string[] {
 
 /**
  * Queue every execution the suites will ask for, the long ones first, so
- * that two runners stay busy to the end.
+ * that two runners stay busy to the end. The runners take the notebooks a
+ * group at a time (as many notebooks as runners) and the executions of a group
+ * in turns (first of each, then second of each, ...): two executions of one
+ * notebook never start together, so only a notebook's first execution
+ * evaluates its claims (its default one, which reads the paper-scale records
+ * anyway) and the later ones find them in the cache (src/util/cache.ts).
  */
 export function prefetch(defaultRuns: readonly string[]): void {
   // Heaviest first, by the CPU of their three executions in the last CI run (bench/results/suite.json).
@@ -177,10 +182,12 @@ export function prefetch(defaultRuns: readonly string[]): void {
     return i < 0 ? heaviest.length : i;
   };
   const byWeight = (a: string, b: string) => weight(a) - weight(b) || a.localeCompare(b);
+  const runs = [...notebooks].sort(byWeight).map((f) => [...(defaultRuns.includes(f) ? ['default' as const] : []), 'quick' as const, 'determinism' as const].map((p): [string, Purpose] => [f, p]));
   const order: [string, Purpose][] = [];
-  for (const f of [...defaultRuns].sort(byWeight)) order.push([f, 'default']);
-  for (const f of [...notebooks].sort(byWeight)) order.push([f, 'quick'], [f, 'determinism']);
-  order.sort((a, b) => weight(a[0]) - weight(b[0]));
+  for (let g = 0; g < runs.length; g += limit) {
+    const group = runs.slice(g, g + limit);
+    for (let turn = 0; group.some((r) => turn < r.length); turn++) for (const r of group) if (turn < r.length) order.push(r[turn]);
+  }
   for (const [f, p] of order) void execution(f, p);
 }
 

@@ -26,6 +26,7 @@ import { PaperExperiment, paperResultsFile, PaperScale } from './common';
 import { checkDigest, committedPair, finishPublication, gitCommit, provenanceOf, Provenance, readProvenance, sourceDigest, sourceDigestAt, writePair } from './seal';
 import { InputError, OutputError } from '../../util/errors';
 import { createRng } from '../../util/random';
+import { readCached, throughCache, writeCached } from '../../util/cache';
 
 export { Provenance } from './seal';
 
@@ -263,13 +264,58 @@ export function loadCommittedResults(experiment: PaperExperiment, options: { sca
   const sweep = experiment.sweep(options.scale ?? 'paper');
   const file = gzPath(experiment.notebook, sweep, options.committedRoot ?? committedRoot());
   // A notebook asks twice (its scale, then its records): the second read of an unchanged pair is free.
-  const key = `${file}\0${sweep.fingerprint}\0${options.strict === true}\0${pairSignature(file)}`;
+  const signature = pairSignature(file);
+  for (const log of readLogs) log.set(file, signature);
+  const key = `${file}\0${sweep.fingerprint}\0${options.strict === true}\0${signature}`;
   const cached = loadedPairs.get(key);
   if (cached) return cached;
   const loaded = readAndCheck(experiment, sweep, file, options.strict === true);
   if (loadedPairs.size >= 4) loadedPairs.delete(loadedPairs.keys().next().value as string);
   loadedPairs.set(key, loaded);
   return loaded;
+}
+
+/** Open `committedFilesRead` calls: each maps the committed files loaded inside it to their pair's signature then. */
+const readLogs = new Set<Map<string, string>>();
+
+/** The files a committed pair's reading depends on: the data and provenance, and the unfinished publication's that would replace them. */
+function pairInputs(gz: string): string[] {
+  const prov = provenanceOf(gz);
+  return [gz, prov, `${gz}.next`, `${prov}.next`];
+}
+
+/**
+ * Compute a value from committed results and keep it in the content-addressed
+ * cache (src/util/cache.ts): `kind`/`name`/`key` name it; it is recomputed
+ * unless every committed pair `compute` loaded (through loadCommittedResults)
+ * is byte for byte the same, and the code too. A pair replaced while `compute`
+ * ran is not cached.
+ */
+export function cachedFromCommitted<T>(kind: string, name: string, key: unknown, compute: () => T): T {
+  const id = { kind, name, key };
+  const hit = readCached<T>(id);
+  if (hit !== undefined) return hit;
+  const log = new Map<string, string>();
+  readLogs.add(log);
+  let value: T;
+  try {
+    value = compute();
+  } finally {
+    readLogs.delete(log);
+  }
+  const files = [...log.keys()];
+  writeCached(id, files.flatMap(pairInputs), value, () => files.every((f) => pairSignature(f) === log.get(f)));
+  // What a warm cache would return: the same value, whichever kernel computed it.
+  return throughCache(value);
+}
+
+/**
+ * The status line of a notebook's committed results (`loadCommittedResults(experiment).status`),
+ * without decoding the records again when the same pair was already checked by the same code.
+ */
+export function committedStatus(experiment: PaperExperiment): string {
+  const sweep = experiment.sweep('paper');
+  return cachedFromCommitted('status', experiment.notebook, { file: gzPath(experiment.notebook, sweep, committedRoot()), definition: sweep.fingerprint }, () => loadCommittedResults(experiment).status);
 }
 
 /** The last few pairs read, by file, sweep and the pair's file signatures. */

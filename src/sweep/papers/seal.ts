@@ -61,18 +61,7 @@ export function provenanceOf(gz: string): string {
 }
 const NEXT = '.next';
 
-/** SHA-256 (hex) of a file's bytes, read in chunks. */
-export function sha256File(file: string): string {
-  const h = createHash('sha256');
-  const buf = Buffer.alloc(1 << 20);
-  const fd = fs.openSync(file, 'r');
-  try {
-    for (let n; (n = fs.readSync(fd, buf, 0, buf.length, null)) > 0; ) h.update(buf.subarray(0, n));
-  } finally {
-    fs.closeSync(fd);
-  }
-  return h.digest('hex');
-}
+export { sha256File } from '../../util/cache';
 
 /** The files of a sweep's committed pair as readers must take them (a committed but unfinished publication counts). */
 export function committedPair(gz: string): { provenance: string; data: string; pending: boolean } {
