@@ -12,11 +12,17 @@
  * full one, opened on the first such figure. Inside a notebook kernel the
  * browser and the basic bundle start in the background when this module
  * loads, while the first cells compute.
+ *
+ * With SCHEDLAB_BROWSER set to a running Chromium's DevTools endpoint
+ * (`startSharedBrowser`), a process draws in its own context of that browser
+ * instead of launching one: many kernels (a test run, a notebook server) then
+ * share one Chromium, and each skips the launch (bench/results/shared-browser.json).
  */
 import * as fs from 'fs';
 import * as path from 'path';
 import * as os from 'os';
 import { pathToFileURL } from 'url';
+import { spawn } from 'child_process';
 import type { Figure } from './charts';
 import { makeFolder, UsageError } from '../util/errors';
 import { inNotebook } from './display';
@@ -65,7 +71,10 @@ interface Session {
   pages: Partial<Record<PlotlyBundle, Promise<Page>>>;
   /** The page PDFs are printed from, opened on the first PDF and reused: each PDF waits for the one before (one document at a time). */
   pdfPage?: Promise<Page>;
-  userDataDir: string;
+  /** A folder of the session's own (the launched browser's profile), deleted on close: the plotly pages are files there. */
+  dir: string;
+  /** Closes what the session opened: the browser it launched, or its context in a shared one. */
+  close(): Promise<void>;
 }
 
 let session: Promise<Session> | undefined;
@@ -73,20 +82,71 @@ let session: Promise<Session> | undefined;
 async function startSession(): Promise<Session> {
   // eslint-disable-next-line @typescript-eslint/no-var-requires
   const { chromium } = require('playwright-core') as typeof import('playwright-core');
-  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'schedlab-chromium-'));
-  // A fresh, throw-away profile for every session.
-  const browser = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: chromiumPath(),
-    headless: true,
-    args: CHROMIUM_ARGS,
-    // In a kernel SIGINT interrupts a cell (and Jupyter sends one before every shutdown):
-    // playwright's default handler would close the browser and exit the kernel.
-    handleSIGINT: !inNotebook(),
-  });
-  const s: Session = { browser, pages: {}, userDataDir };
+  const endpoint = process.env.SCHEDLAB_BROWSER;
+  let s: Session;
+  if (endpoint) {
+    const shared = await chromium.connectOverCDP(endpoint).catch((e: Error) => {
+      throw new Error(`SCHEDLAB_BROWSER=${endpoint}: no Chromium answers there (${e.message.split('\n')[0]}); unset it to launch one`);
+    });
+    const context = await shared.newContext();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'schedlab-chromium-'));
+    s = { browser: context, pages: {}, dir, close: async () => { await context.close(); await shared.close(); fs.rmSync(dir, { recursive: true, force: true }); } };
+  } else {
+    const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'schedlab-chromium-'));
+    // A fresh, throw-away profile for every session.
+    const browser = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: chromiumPath(),
+      headless: true,
+      args: CHROMIUM_ARGS,
+      // In a kernel SIGINT interrupts a cell (and Jupyter sends one before every shutdown):
+      // playwright's default handler would close the browser and exit the kernel.
+      handleSIGINT: !inNotebook(),
+    });
+    s = { browser, pages: {}, dir: userDataDir, close: async () => { await browser.close(); fs.rmSync(userDataDir, { recursive: true, force: true }); } };
+  }
   // The likely page is ready when the session is.
   await plotlyPage(s, 'basic');
   return s;
+}
+
+/** A Chromium started by `startSharedBrowser`: its DevTools endpoint (for SCHEDLAB_BROWSER) and how to stop it. */
+export interface SharedBrowser {
+  endpoint: string;
+  /** Kill the browser and delete its profile (synchronous, so it can run in an exit handler). */
+  close(): void;
+}
+
+/**
+ * Launch a Chromium that other processes draw in: set SCHEDLAB_BROWSER to its
+ * `endpoint` in their environment (the test suite does so for its notebook
+ * executions). Each process opens its own context there and closes it when
+ * done; the caller closes the browser.
+ */
+export async function startSharedBrowser(): Promise<SharedBrowser> {
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'schedlab-chromium-shared-'));
+  // Its own process group, so that closing kills every process it started at once.
+  const child = spawn(chromiumPath(), [...CHROMIUM_ARGS, '--remote-debugging-port=0', `--user-data-dir=${userDataDir}`, 'about:blank'], { stdio: 'ignore', detached: true });
+  child.unref();
+  const close = () => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+    fs.rmSync(userDataDir, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
+  };
+  // Chromium writes the port it chose and the browser's path to DevToolsActivePort in its profile.
+  const portFile = path.join(userDataDir, 'DevToolsActivePort');
+  let exited: string | undefined;
+  child.on('error', (e) => (exited = e.message));
+  child.on('exit', (code, signal) => (exited = `exited (${code ?? signal})`));
+  for (const t0 = Date.now(); Date.now() - t0 < 60_000; await new Promise((r) => setTimeout(r, 50))) {
+    if (exited !== undefined) break;
+    const [port, browserPath] = fs.existsSync(portFile) ? fs.readFileSync(portFile, 'utf8').split('\n') : [];
+    if (port && browserPath) return { endpoint: `ws://127.0.0.1:${port}${browserPath}`, close };
+  }
+  close();
+  throw new Error(`Chromium (${chromiumPath()}) ${exited ?? 'did not open its DevTools port within 60 s'}`);
 }
 
 /** The session's page holding the given plotly bundle, opened on first use. */
@@ -97,7 +157,7 @@ function plotlyPage(s: Session, bundle: PlotlyBundle): Promise<Page> {
       const p = await s.browser.newPage();
       // plotly as a file the page loads (compiled while streamed from disk), not
       // megabytes of script sent through the DevTools protocol.
-      const html = path.join(s.userDataDir, `figure-${bundle}.html`);
+      const html = path.join(s.dir, `figure-${bundle}.html`);
       fs.writeFileSync(html, `<!doctype html><html><head><meta charset="utf-8"><script src="${pathToFileURL(bundlePath(bundle)).href}"></script></head><body style="margin:0;background:#fff"><div id="g"></div></body></html>`);
       await p.goto(pathToFileURL(html).href);
       return p;
@@ -138,9 +198,7 @@ export async function closeRenderer(): Promise<void> {
   const s = session;
   session = undefined;
   try {
-    const { browser, userDataDir } = await s;
-    await browser.close();
-    fs.rmSync(userDataDir, { recursive: true, force: true });
+    await (await s).close();
   } catch {
     // a failed start has nothing to close
   }

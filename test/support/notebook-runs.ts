@@ -15,6 +15,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { registerFolderKernel } from '../../src/analysis/jupyter';
+import { SharedBrowser, startSharedBrowser } from '../../src/analysis/render';
 import { committedRoot, PAPER_EXPERIMENTS, paperResultsFile } from '../../src/sweep/papers';
 
 export const root = path.resolve(__dirname, '../..');
@@ -78,10 +79,25 @@ const baseEnv: NodeJS.ProcessEnv = { ...process.env };
 
 let kernel: string | undefined = baseEnv.SCHEDLAB_KERNEL;
 
-function envFor(purpose: Purpose, outRoot: string): NodeJS.ProcessEnv {
+let browser: Promise<SharedBrowser> | undefined;
+
+/**
+ * One Chromium for every execution's figures: each kernel draws in a context
+ * of its own there instead of launching a browser (about 4 CPU s a kernel,
+ * bench/results/shared-browser.json). Killed when the test process exits.
+ */
+function sharedBrowser(): Promise<SharedBrowser> {
+  browser ??= startSharedBrowser().then((b) => {
+    process.on('exit', b.close);
+    return b;
+  });
+  return browser;
+}
+
+async function envFor(purpose: Purpose, outRoot: string): Promise<NodeJS.ProcessEnv> {
   // This clone's kernel, registered once here rather than by each run (a node process apiece).
   kernel ??= registerFolderKernel(root);
-  const env: NodeJS.ProcessEnv = { ...baseEnv, SCHEDLAB_OUT: outRoot, SCHEDLAB_KERNEL: kernel };
+  const env: NodeJS.ProcessEnv = { ...baseEnv, SCHEDLAB_OUT: outRoot, SCHEDLAB_KERNEL: kernel, SCHEDLAB_BROWSER: (await sharedBrowser()).endpoint };
   delete env.SCHEDLAB_PREFETCH_NOTEBOOKS;
   // The default run picks its own scale (paper when results are committed); the two quick runs are compared.
   if (purpose === 'default') delete env.SCHEDLAB_SCALE;
@@ -91,15 +107,16 @@ function envFor(purpose: Purpose, outRoot: string): NodeJS.ProcessEnv {
   return env;
 }
 
-function runNow(file: string, purpose: Purpose): Promise<Execution> {
+async function runNow(file: string, purpose: Purpose): Promise<Execution> {
   const outRoot = outRootFor(purpose);
+  const env = await envFor(purpose, outRoot);
   const name = path.basename(file, '.ipynb');
   fs.mkdirSync(path.join(outRoot, name), { recursive: true });
   const log = path.join(scratchDir(), `${purpose}-${name}.stderr`);
   const fd = fs.openSync(log, 'w');
   const t0 = Date.now();
   return new Promise((resolve) => {
-    const child = spawn('bash', ['scripts/run-notebook.sh', `notebooks/${file}`], { cwd: root, env: envFor(purpose, outRoot), stdio: ['ignore', fd, fd] });
+    const child = spawn('bash', ['scripts/run-notebook.sh', `notebooks/${file}`], { cwd: root, env, stdio: ['ignore', fd, fd] });
     const done = (status: number | null) => {
       fs.closeSync(fd);
       const text = fs.readFileSync(log, 'utf8');
