@@ -22,7 +22,6 @@ import { committedRoot, paperResultsFile } from '../../src/sweep/papers';
 import { provenanceOf } from '../../src/sweep/papers/seal';
 import { dfrsTraceLabels, prepareDfrsTrace, runDfrsCell } from '../../src/schedulers/dfrs/experiment';
 import { offeredLoad } from '../../src/workloads/dfrs';
-import { measyWorkload } from '../../src/schedulers/twotier/experiment';
 
 let tmp: string;
 before(() => {
@@ -223,19 +222,6 @@ describe('05-measy', () => {
     }
     expect(rows[0].offeredLoad).to.equal(rows[1].offeredLoad);
     expect(rows[0].migrations).to.equal(0);
-  });
-
-  it('the workload cache gives the jobs measyWorkload builds, scaled from one unscaled build per workload', () => {
-    const spec = { workload: 'jann' as const, jobs: 300, seed: 3, machineSize: 64, estimateModel: 'ctc-ratio' as const };
-    const unscaled = M.cachedWorkload(spec);
-    expect(M.cachedWorkload({ ...spec, machineSize: 64 })).to.equal(unscaled);
-    for (const load of [0.6, 0.9]) {
-      const jobs = M.cachedWorkload({ ...spec, load });
-      expect(jobs).to.deep.equal(measyWorkload({ ...spec, load }));
-      expect(jobs[0].cpuUsage).to.equal(unscaled[0].cpuUsage);
-    }
-    expect(M.cachedWorkload({ ...spec, cpuUsage: 'full' })).to.deep.equal(measyWorkload({ ...spec, cpuUsage: 'full' }));
-    expect(M.cachedWorkload({ ...spec, estimateModel: 'exact' })).to.deep.equal(measyWorkload({ ...spec, estimateModel: 'exact' }));
   });
 
   it('regroups records by part in grid order', async () => {

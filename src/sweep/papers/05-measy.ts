@@ -20,7 +20,6 @@ import { measyWorkload, MeasyCellRecord, MeasyEstimateModel, MeasyWorkloadSpec, 
 import type { BackgroundProgressModel } from '../../schedulers/twotier/progress';
 import type { ReasyReservation } from '../../schedulers/twotier/policies';
 import { TwoTierJob, TwoTierPolicy } from '../../schedulers/twotier/simulator';
-import { scaleToLoad } from '../../workloads/filters';
 import { completeResults, nullsToNaN, PaperExperiment, PaperScale } from './common';
 
 export const NOTEBOOK = '05-measy';
@@ -76,28 +75,22 @@ export interface MeasyCellParams {
 }
 
 /**
- * Workloads built in this process (a sweep worker, or a notebook's kernel),
- * most recent last: a workload before load scaling, keyed without the load,
- * and the last few scaled ones. Building 200,000 jobs takes seconds; every load
- * of a workload scales the same jobs (measyWorkload scales last), and a
- * notebook's statistics cells, its estimate cell and its live sample ask for
- * the same workloads again. The cache never changes a result (a workload is a
- * pure function of its spec); callers only read the jobs.
+ * Workloads built by this worker, most recent last. Building 200,000 jobs
+ * takes seconds and several cells in a row share one; the cache never
+ * changes a result (a workload is a pure function of its spec).
  */
-const workloadCache: { key: string; jobs: readonly TwoTierJob[] }[] = [];
-const CACHE_SIZE = 4;
+const workloadCache: { key: string; jobs: TwoTierJob[] }[] = [];
+const CACHE_SIZE = 3;
 
-/** `twotier.measyWorkload(spec)`, built once per process while it stays among the last few asked for. */
-export function cachedWorkload(spec: MeasyWorkloadSpec): readonly TwoTierJob[] {
-  const machineSize = spec.machineSize ?? 320;
-  const key = JSON.stringify([spec.workload, spec.jobs, spec.load ?? null, spec.cpuUsage ?? 'paper', machineSize, spec.seed ?? 1, spec.estimateModel ?? 'tsafrir']);
+function cachedWorkload(spec: MeasyWorkloadSpec): TwoTierJob[] {
+  const key = JSON.stringify([spec.workload, spec.jobs, spec.load, spec.cpuUsage, spec.machineSize, spec.seed, spec.estimateModel ?? 'tsafrir']);
   const i = workloadCache.findIndex((e) => e.key === key);
   if (i >= 0) {
     const [hit] = workloadCache.splice(i, 1);
     workloadCache.push(hit);
     return hit.jobs;
   }
-  const jobs = spec.load === undefined ? measyWorkload(spec) : (scaleToLoad(cachedWorkload({ ...spec, load: undefined }), machineSize, spec.load) as TwoTierJob[]);
+  const jobs = measyWorkload(spec);
   workloadCache.push({ key, jobs });
   if (workloadCache.length > CACHE_SIZE) workloadCache.shift();
   return jobs;
