@@ -255,9 +255,10 @@ export function isRunTimeAxis(title: string): boolean {
 
 /**
  * A chart's plotly spec (data and layout) as comparable text: timings in its
- * text blanked as in text outputs; in a chart of run times, the values along
- * the run-time axes, those axes' ranges and the notes derived from the values
- * left out (see the rule above).
+ * text blanked as in text outputs; in a chart of run times, the values of its
+ * traces (along the run-time axes and, derived from them, the other axis),
+ * those axes' ranges and the notes derived from the values left out (see the
+ * rule above).
  */
 export function chartText(spec: PlotlySpec): string {
   const layout = { ...(spec.layout ?? {}) };
@@ -275,14 +276,14 @@ export function chartText(spec: PlotlySpec): string {
     layout[key] = axis;
   }
   delete layout.annotations;
+  // A trace on a run-time axis keeps its type and name only: its other axis derives from
+  // the times too (a CDF of call times: the fractions and the number of points).
   const traces = data.map((t) => {
-    const onX = timed.has(String(t.xaxis ?? 'x'));
-    const onY = timed.has(String(t.yaxis ?? 'y'));
+    const timedTrace = timed.has(String(t.xaxis ?? 'x')) || timed.has(String(t.yaxis ?? 'y'));
     return {
       type: t.type,
       name: String(t.name ?? '').replace(/ \(identical to [^)]*\)$/, ''),
-      ...(onX ? {} : { x: t.x }),
-      ...(onY ? {} : { y: t.y }),
+      ...(timedTrace ? {} : { x: t.x, y: t.y }),
     };
   });
   return normalizeText(JSON.stringify({ data: traces, layout }));

@@ -74,7 +74,7 @@ describe('determinism: the comparison rule', () => {
     const changed = compareNotebooks('x', nb(spec([1, 2])), nb(spec([1, 2.5]), false));
     expect(changed.identical).to.equal(false);
     expect(changed.differences[0]).to.match(/chart/);
-    // a chart of run times: the times and the range may differ, not the names nor the other axis
+    // a chart of run times: the times, what derives from them and the range may differ, not the trace names
     expect(isRunTimeAxis('run time (ms, log)')).to.equal(true);
     expect(isRunTimeAxis('seconds per call (floored at 1 µs)')).to.equal(true);
     expect(isRunTimeAxis('average response time (s)')).to.equal(false);
@@ -82,9 +82,14 @@ describe('determinism: the comparison rule', () => {
     const t = 'run time (ms, log)';
     expect(chartText(spec([1, 2], t))).to.equal(chartText(spec([3, 9], t, 'EASY (identical to FCFS)')));
     expect(chartText(spec([1, 2], t))).to.not.equal(chartText(spec([1, 2], t, 'EASY2')));
-    const otherX = spec([1, 2], t);
+    // a CDF of call times: the fractions on the other axis and the number of points follow the times
+    const cdf = (x: number[]) => ({ data: [{ type: 'scatter', name: 'seconds', x, y: x.map((_, i) => (i + 1) / x.length) }], layout: { xaxis: { title: { text: 'seconds per call (floored at 1 µs)' } }, yaxis: { title: { text: 'fraction ≤ x' } } } });
+    expect(chartText(cdf([1e-6, 2e-6, 3e-6]))).to.equal(chartText(cdf([1e-6, 4e-6])));
+    expect(chartText(cdf([1e-6, 2e-6]))).to.not.equal(chartText({ ...cdf([1e-6, 2e-6]), data: [...cdf([1e-6, 2e-6]).data, { type: 'scatter', name: 'another', x: [1], y: [1] }] }));
+    // a chart without run-time axes compares both axes
+    const otherX = spec([1, 2]);
     otherX.data[1].x = [1, 3];
-    expect(chartText(spec([1, 2], t))).to.not.equal(chartText(otherX));
+    expect(chartText(spec([1, 2]))).to.not.equal(chartText(otherX));
     // a chart in one run only is a difference
     const gone = compareNotebooks('x', nb(spec([1, 2])), { cells: [{ cell_type: 'code', source: 'show(f)', outputs: [{ output_type: 'display_data', data: { 'text/plain': '<Figure: F>' } }] }] });
     expect(gone.identical).to.equal(false);
