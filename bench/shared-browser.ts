@@ -92,7 +92,7 @@ fs.writeFileSync(process.argv[2]+'.t',JSON.stringify([...seen]));fs.renameSync(p
       }
     }
   } finally {
-    shared.close();
+    await shared.close();
   }
   const summary: Record<string, unknown> = {};
   for (const nb of books) {

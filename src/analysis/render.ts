@@ -112,8 +112,10 @@ async function startSession(): Promise<Session> {
 /** A Chromium started by `startSharedBrowser`: its DevTools endpoint (for SCHEDLAB_BROWSER) and how to stop it. */
 export interface SharedBrowser {
   endpoint: string;
-  /** Kill the browser and delete its profile (synchronous, so it can run in an exit handler). */
-  close(): void;
+  /** Stop the browser (SIGTERM: it shuts its processes down and flushes its profile; SIGKILL after 10 s), then delete its profile. */
+  close(): Promise<void>;
+  /** For an exit handler, where nothing can be awaited: SIGKILL, and the profile deleted as far as it can be then. */
+  kill(): void;
 }
 
 /**
@@ -124,29 +126,74 @@ export interface SharedBrowser {
  */
 export async function startSharedBrowser(): Promise<SharedBrowser> {
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'schedlab-chromium-shared-'));
-  // Its own process group, so that closing kills every process it started at once.
+  // Its own process group, so that a signal reaches every process it started.
   const child = spawn(chromiumPath(), [...CHROMIUM_ARGS, '--remote-debugging-port=0', `--user-data-dir=${userDataDir}`, 'about:blank'], { stdio: 'ignore', detached: true });
   child.unref();
-  const close = () => {
+  let exited: string | undefined;
+  const gone = new Promise<void>((resolve) => {
+    child.on('error', (e) => {
+      exited = e.message;
+      resolve();
+    });
+    child.on('exit', (code, signal) => {
+      exited = `exited (${code ?? signal})`;
+      resolve();
+    });
+  });
+  const signal = (sig: NodeJS.Signals) => {
     try {
-      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      if (child.pid !== undefined && exited === undefined) process.kill(-child.pid, sig);
     } catch {
       // already gone
+    }
+  };
+  const kill = () => {
+    signal('SIGKILL');
+    try {
+      fs.rmSync(userDataDir, { recursive: true, force: true });
+    } catch {
+      // at exit, a killed renderer may still be writing there: what remains is a temporary folder
+    }
+  };
+  /** Whether a process of the browser's group is still alive (its profile may still be written). */
+  const groupAlive = () => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, 0);
+      return child.pid !== undefined;
+    } catch {
+      return false;
+    }
+  };
+  const close = async () => {
+    // The browser alone: it shuts its own processes down. Then whatever is left of its group.
+    try {
+      if (exited === undefined) child.kill('SIGTERM');
+    } catch {
+      // already gone
+    }
+    const hard = setTimeout(() => signal('SIGKILL'), 10_000);
+    await gone;
+    clearTimeout(hard);
+    for (let i = 0; groupAlive() && i < 200; i++) {
+      try {
+        process.kill(-(child.pid as number), 'SIGKILL');
+      } catch {
+        // the group emptied meanwhile
+      }
+      await new Promise((r) => setTimeout(r, 50));
     }
     fs.rmSync(userDataDir, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
   };
   // Chromium writes the port it chose and the browser's path to DevToolsActivePort in its profile.
   const portFile = path.join(userDataDir, 'DevToolsActivePort');
-  let exited: string | undefined;
-  child.on('error', (e) => (exited = e.message));
-  child.on('exit', (code, signal) => (exited = `exited (${code ?? signal})`));
   for (const t0 = Date.now(); Date.now() - t0 < 60_000; await new Promise((r) => setTimeout(r, 50))) {
     if (exited !== undefined) break;
     const [port, browserPath] = fs.existsSync(portFile) ? fs.readFileSync(portFile, 'utf8').split('\n') : [];
-    if (port && browserPath) return { endpoint: `ws://127.0.0.1:${port}${browserPath}`, close };
+    if (port && browserPath) return { endpoint: `ws://127.0.0.1:${port}${browserPath}`, close, kill };
   }
-  close();
-  throw new Error(`Chromium (${chromiumPath()}) ${exited ?? 'did not open its DevTools port within 60 s'}`);
+  const why = exited ?? 'did not open its DevTools port within 60 s';
+  await close();
+  throw new Error(`Chromium (${chromiumPath()}) ${why}`);
 }
 
 /** The session's page holding the given plotly bundle, opened on first use. */

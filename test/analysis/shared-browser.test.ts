@@ -45,7 +45,7 @@ describe('analysis/render: a Chromium shared by several processes (SCHEDLAB_BROW
     shared = await startSharedBrowser();
   });
   after(async () => {
-    shared?.close();
+    await shared?.close();
     await closeRenderer();
   });
 
@@ -70,7 +70,7 @@ describe('analysis/render: a Chromium shared by several processes (SCHEDLAB_BROW
     const port = Number(/:(\d+)\//.exec(other.endpoint)?.[1]);
     const profiles = () => fs.readdirSync(require('os').tmpdir()).filter((f: string) => f.startsWith('schedlab-chromium-shared-'));
     const before = profiles().length;
-    other.close();
+    await other.close();
     expect(profiles().length).to.equal(before - 1);
     // Nothing listens on its port any more (a connection is refused within a few seconds).
     const r = drawElsewhere(`ws://127.0.0.1:${port}/devtools/browser/x`);

@@ -88,7 +88,7 @@ let browser: Promise<SharedBrowser> | undefined;
  */
 function sharedBrowser(): Promise<SharedBrowser> {
   browser ??= startSharedBrowser().then((b) => {
-    process.on('exit', b.close);
+    process.on('exit', b.kill);
     return b;
   });
   return browser;
