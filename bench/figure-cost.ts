@@ -21,6 +21,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { execFileSync, spawn, spawnSync } from 'child_process';
 import { pdfWithoutDates, svgWithoutIds } from '../test/support/figure-bytes';
+import { CHROMIUM_CPU_SOURCE, SIX_FIGURES_SOURCE } from './child-sources';
 
 const root = path.resolve(__dirname, '..');
 const args = process.argv.slice(2);
@@ -35,35 +36,7 @@ const dist = path.join(root, 'dist');
 /** Shared by the children: the six figures, and CPU read from /proc. */
 const COMMON = String.raw`
 const fs = require('fs');
-function figures(lib) {
-  const data = [];
-  for (const algorithm of ['EASY', 'FCFS']) for (const load of [0.5, 0.7, 0.9]) data.push({ algorithm, load, y: load * (algorithm === 'EASY' ? 10 : 14), ci95: 0.5 });
-  const gantt = [];
-  for (let j = 0; j < 12; j++) gantt.push({ node: 'n' + (j % 4), start: j * 3, end: j * 3 + 5, job: 'j' + j });
-  return {
-    'headline 03': lib.headlineChart('03-evolving-applications'),
-    'headline 04': lib.headlineChart('04-advance-reservation'),
-    line: lib.lineChart({ data, x: 'load', y: 'y', series: 'algorithm', error: 'ci95', logY: true, title: 'Line' }),
-    bar: lib.barChart({ data, x: 'load', y: 'y', series: 'algorithm', title: 'Bar' }),
-    cdf: lib.cdfChart({ data: data.map((r) => ({ v: r.y, algorithm: r.algorithm })), value: 'v', series: 'algorithm', title: 'CDF' }),
-    gantt: lib.ganttChart({ data: gantt, row: 'node', start: 'start', end: 'end', series: 'job', title: 'Gantt' }),
-  };
-}
-function chromiumCpu() {
-  const procs = new Map();
-  for (const d of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const s = fs.readFileSync('/proc/' + d + '/stat', 'utf8');
-      const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-      procs.set(+d, { ppid: +f[1], cpu: (+f[11] + +f[12] + +f[13] + +f[14]) / 100 });
-    } catch {}
-  }
-  const mine = new Set([process.pid]);
-  for (let grew = true; grew; ) { grew = false; for (const [p, k] of procs) if (!mine.has(p) && mine.has(k.ppid)) { mine.add(p); grew = true; } }
-  let sum = 0; for (const p of mine) if (p !== process.pid) sum += procs.get(p).cpu; return sum;
-}
-`;
+${SIX_FIGURES_SOURCE}${CHROMIUM_CPU_SOURCE}`;
 
 /** The timing child: prints one JSON line of { figure, stage, nodeCpuS, chromiumCpuS }. */
 const CHILD = COMMON + String.raw`

@@ -19,6 +19,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { execFileSync, spawnSync } from 'child_process';
+import { CHROMIUM_CPU_SOURCE, SIX_FIGURES_SOURCE } from './child-sources';
 
 const root = path.resolve(__dirname, '..');
 const args = process.argv.slice(2);
@@ -31,21 +32,7 @@ const dist = path.join(root, 'dist');
 const CHILD = String.raw`
 const fs = require('fs');
 const [dist, renderFile, warm] = process.argv.slice(1);
-function chromiumCpu() {
-  const procs = new Map();
-  for (const d of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const s = fs.readFileSync('/proc/' + d + '/stat', 'utf8');
-      const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-      procs.set(+d, { ppid: +f[1], cpu: (+f[11] + +f[12] + +f[13] + +f[14]) / 100 });
-    } catch {}
-  }
-  const mine = new Set([process.pid]);
-  for (let grew = true; grew; ) { grew = false; for (const [p, k] of procs) if (!mine.has(p) && mine.has(k.ppid)) { mine.add(p); grew = true; } }
-  let sum = 0; for (const p of mine) if (p !== process.pid) sum += procs.get(p).cpu; return sum;
-}
-const stages = [];
+${CHROMIUM_CPU_SOURCE}const stages = [];
 let last = { w: performance.now(), c: process.cpuUsage(), k: 0 };
 function mark(stage) {
   const w = performance.now(), c = process.cpuUsage(), k = stage === 'close' ? last.k : chromiumCpu();
@@ -76,21 +63,11 @@ function mark(stage) {
 /** The comparison child: each figure drawn by both renderers; prints one JSON line. */
 const COMPARE = String.raw`
 const [dist, beforeFile, nowFile] = process.argv.slice(1);
+${SIX_FIGURES_SOURCE}
 (async () => {
   const lib = require(dist + '/index.js');
   const B = require(beforeFile), N = require(nowFile);
-  const data = [];
-  for (const algorithm of ['EASY', 'FCFS']) for (const load of [0.5, 0.7, 0.9]) data.push({ algorithm, load, y: load * (algorithm === 'EASY' ? 10 : 14), ci95: 0.5 });
-  const gantt = [];
-  for (let j = 0; j < 12; j++) gantt.push({ node: 'n' + (j % 4), start: j * 3, end: j * 3 + 5, job: 'j' + j });
-  const figs = {
-    'headline 03': lib.headlineChart('03-evolving-applications'),
-    'headline 04': lib.headlineChart('04-advance-reservation'),
-    line: lib.lineChart({ data, x: 'load', y: 'y', series: 'algorithm', error: 'ci95', logY: true, title: 'Line' }),
-    bar: lib.barChart({ data, x: 'load', y: 'y', series: 'algorithm', title: 'Bar' }),
-    cdf: lib.cdfChart({ data: data.map((r) => ({ v: r.y, algorithm: r.algorithm })), value: 'v', series: 'algorithm', title: 'CDF' }),
-    gantt: lib.ganttChart({ data: gantt, row: 'node', start: 'start', end: 'end', series: 'job', title: 'Gantt' }),
-  };
+  const figs = figures(lib);
   // plotly names clip paths, legends and traces with random 6-hex ids: the same id in both is set aside.
   const svgNorm = (s) => { for (const id of new Set([...s.matchAll(/(?:clip|legend|trace|topbar|bottomshadow|scrollbar)([0-9a-f]{6})/g)].map((m) => m[1]))) s = s.split(id).join('UID'); return s; };
   const pdfNorm = (b) => b.toString('latin1').replace(/\/(CreationDate|ModDate) \(D:[^)]*\)/g, '/$1 ()');
