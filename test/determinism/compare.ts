@@ -257,8 +257,8 @@ export function isRunTimeAxis(title: string): boolean {
  * A chart's plotly spec (data and layout) as comparable text: timings in its
  * text blanked as in text outputs; in a chart of run times, the values of its
  * traces (along the run-time axes and, derived from them, the other axis),
- * those axes' ranges and the notes derived from the values left out (see the
- * rule above).
+ * those axes' settings but their titles (range, ticks) and the notes derived
+ * from the values left out (see the rule above).
  */
 export function chartText(spec: PlotlySpec): string {
   const layout = { ...(spec.layout ?? {}) };
@@ -270,10 +270,10 @@ export function chartText(spec: PlotlySpec): string {
     if (m && isRunTimeAxis(axisTitle(layout[key]))) timed.add(`${m[1]}${m[2]}`);
   }
   if (timed.size === 0) return normalizeText(JSON.stringify({ data, layout }));
+  // A run-time axis keeps its title only: its range and ticks (a log axis' dtick) follow the times.
   for (const a of timed) {
     const key = `${a[0]}axis${a.slice(1)}`;
-    const { range: _range, ...axis } = layout[key] as Record<string, unknown>;
-    layout[key] = axis;
+    layout[key] = { title: (layout[key] as Record<string, unknown>).title };
   }
   delete layout.annotations;
   // A trace on a run-time axis keeps its type and name only: its other axis derives from

@@ -85,6 +85,10 @@ describe('determinism: the comparison rule', () => {
     // a CDF of call times: the fractions on the other axis and the number of points follow the times
     const cdf = (x: number[]) => ({ data: [{ type: 'scatter', name: 'seconds', x, y: x.map((_, i) => (i + 1) / x.length) }], layout: { xaxis: { title: { text: 'seconds per call (floored at 1 µs)' } }, yaxis: { title: { text: 'fraction ≤ x' } } } });
     expect(chartText(cdf([1e-6, 2e-6, 3e-6]))).to.equal(chartText(cdf([1e-6, 4e-6])));
+    // a log axis of times: its ticks follow the range of the times
+    const ticked = (dtick: unknown) => ({ ...cdf([1e-6]), layout: { ...cdf([1e-6]).layout, xaxis: { title: { text: 'seconds per call (floored at 1 µs)' }, type: 'log', dtick } } });
+    expect(chartText(ticked('D2'))).to.equal(chartText(ticked(1)));
+    expect(chartText(ticked('D2'))).to.not.equal(chartText({ ...ticked('D2'), layout: { ...ticked('D2').layout, xaxis: { title: { text: 'run time (ms, log)' } } } }));
     expect(chartText(cdf([1e-6, 2e-6]))).to.not.equal(chartText({ ...cdf([1e-6, 2e-6]), data: [...cdf([1e-6, 2e-6]).data, { type: 'scatter', name: 'another', x: [1], y: [1] }] }));
     // a chart without run-time axes compares both axes
     const otherX = spec([1, 2]);
