@@ -140,48 +140,30 @@ export async function startSharedBrowser(): Promise<SharedBrowser> {
       resolve();
     });
   });
-  const signal = (sig: NodeJS.Signals) => {
+  /** Send `sig` to every process of the browser's group (0 only asks); false when none is left. */
+  const signalGroup = (sig: NodeJS.Signals | 0): boolean => {
     try {
-      if (child.pid !== undefined && exited === undefined) process.kill(-child.pid, sig);
+      return child.pid !== undefined && process.kill(-child.pid, sig);
     } catch {
-      // already gone
+      return false;
     }
   };
   const kill = () => {
-    signal('SIGKILL');
+    signalGroup('SIGKILL');
     try {
       fs.rmSync(userDataDir, { recursive: true, force: true });
     } catch {
       // at exit, a killed renderer may still be writing there: what remains is a temporary folder
     }
   };
-  /** Whether a process of the browser's group is still alive (its profile may still be written). */
-  const groupAlive = () => {
-    try {
-      if (child.pid !== undefined) process.kill(-child.pid, 0);
-      return child.pid !== undefined;
-    } catch {
-      return false;
-    }
-  };
   const close = async () => {
-    // The browser alone: it shuts its own processes down. Then whatever is left of its group.
-    try {
-      if (exited === undefined) child.kill('SIGTERM');
-    } catch {
-      // already gone
-    }
-    const hard = setTimeout(() => signal('SIGKILL'), 10_000);
+    // The browser alone first: it shuts its own processes down and flushes its profile.
+    if (exited === undefined) child.kill('SIGTERM');
+    const hard = setTimeout(() => signalGroup('SIGKILL'), 10_000);
     await gone;
     clearTimeout(hard);
-    for (let i = 0; groupAlive() && i < 200; i++) {
-      try {
-        process.kill(-(child.pid as number), 'SIGKILL');
-      } catch {
-        // the group emptied meanwhile
-      }
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    // Then whatever is left of its group, before the profile is deleted.
+    for (let i = 0; signalGroup('SIGKILL') && i < 200; i++) await new Promise((r) => setTimeout(r, 50));
     fs.rmSync(userDataDir, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
   };
   // Chromium writes the port it chose and the browser's path to DevToolsActivePort in its profile.
