@@ -38,7 +38,7 @@ import { PLOTLY_MIME } from '../../src/analysis/show';
 import { CLAIM_REGISTRIES } from '../../src/claims';
 import { inspectNotebook, launchBrowser, NotebookPage, notebookTab, startJupyter } from '../support/jupyter-browser';
 import { compile } from '../support/latex';
-import { committedNotebooks, execution, notebooks, root, runLast } from '../support/notebook-runs';
+import { committedNotebooks, execution, executionOrder, notebooks, root, runLast } from '../support/notebook-runs';
 
 interface Run {
   file: string;
@@ -60,10 +60,11 @@ const runs: { file: string; label: string; get: () => Promise<Run> }[] = execute
   ? notebooks
       .filter((f) => fs.existsSync(executedPath(executedOut, f)))
       .map((file) => ({ file, label: 'executed', get: async () => ({ file, label: 'executed', outRoot: executedOut, started: 0 }) }))
-  : [
-      ...notebooks.map((file) => ({ file, label: 'quick', purpose: 'quick' as const })),
-      ...committedNotebooks().map((file) => ({ file, label: 'default', purpose: 'default' as const })),
-    ].map(({ file, label, purpose }) => ({
+  : executionOrder(committedNotebooks())
+      // In the order the executions finish: each check waits only for its own.
+      .filter(([, purpose]) => purpose !== 'determinism')
+      .map(([file, purpose]) => ({ file, label: purpose, purpose }))
+      .map(({ file, label, purpose }) => ({
       file,
       label,
       get: async () => {
@@ -220,6 +221,8 @@ async function inspect(run: Run): Promise<Checked> {
 // Each test starts its own check, after the unit tests: a check started beside
 // them shares the mocha process, whose event loop a synchronous unit test holds
 // for seconds (the Jupyter server's log pipe and the page then wait on it).
+// These checks come first among the suites that wait for executions (rank -1):
+// they then run beside the last executions instead of after them all.
 
 runLast(describe('executed notebooks as a reader sees them (Jupyter in headless Chromium, 1280×900)', function () {
   this.timeout(60 * 60 * 1000);
@@ -274,4 +277,4 @@ runLast(describe('executed notebooks as a reader sees them (Jupyter in headless 
       console.log(`      ${tex.length} LaTeX tables compiled; ${found.reduce((n, f) => n + f.pairs.length, 0)} series on another's points, each marked and labelled`);
     });
   }
-}));
+}), -1);

@@ -192,6 +192,11 @@ export function committedNotebooks(): string[] {
  * anyway) and the later ones find them in the cache (src/util/cache.ts).
  */
 export function prefetch(defaultRuns: readonly string[]): void {
+  for (const [f, p] of executionOrder(defaultRuns)) void execution(f, p);
+}
+
+/** The order in which prefetch queues the executions (the order in which they finish, near enough). */
+export function executionOrder(defaultRuns: readonly string[]): [string, Purpose][] {
   // Heaviest first, by the CPU of their three executions in the last CI run (bench/results/suite.json).
   const heaviest = ['01', '05', '02', '04', '00-batch', '03', '06', '00-quick'];
   const weight = (f: string) => {
@@ -205,25 +210,27 @@ export function prefetch(defaultRuns: readonly string[]): void {
     const group = runs.slice(g, g + limit);
     for (let turn = 0; group.some((r) => turn < r.length); turn++) for (const r of group) if (turn < r.length) order.push(r[turn]);
   }
-  for (const [f, p] of order) void execution(f, p);
+  return order;
 }
 
 export const prefetchRequested = process.env.SCHEDLAB_PREFETCH_NOTEBOOKS === '1';
 
+/** Each runLast suite's rank: among the suites run last, lower ranks run first. */
+const lastRank = new Map<Mocha.Suite, number>();
+
 /**
  * Run `suite` after every other suite: its tests wait for notebook executions,
  * and mocha runs one test at a time, so waiting early would hold back the unit
- * tests that can run beside the notebooks. (Called at a file's top level: the
- * hook is a root hook, run before any test.)
+ * tests that can run beside the notebooks. Among such suites, lower `rank`s
+ * run first (equal ranks in the order the files load). (Called at a file's
+ * top level: the hook is a root hook, run before any test.)
  */
-export function runLast(suite: Mocha.Suite): void {
+export function runLast(suite: Mocha.Suite, rank = 0): void {
+  lastRank.set(suite, rank);
   before(function () {
     const parent = suite.parent;
     if (!parent) return;
-    const i = parent.suites.indexOf(suite);
-    if (i >= 0 && i !== parent.suites.length - 1) {
-      parent.suites.splice(i, 1);
-      parent.suites.push(suite);
-    }
+    const last = parent.suites.filter((s) => lastRank.has(s)).sort((a, b) => lastRank.get(a)! - lastRank.get(b)!);
+    parent.suites.splice(0, parent.suites.length, ...parent.suites.filter((s) => !lastRank.has(s)), ...last);
   });
 }
