@@ -5,7 +5,8 @@
  *
  * Nothing in it is trusted unchecked. An entry is found by a key that holds
  * the digest of the code that is running (every file of the compiled package,
- * or of src/ under ts-node), the Node version and the caller's key; it names
+ * or of src/ under ts-node), the versions of its installed dependencies, the
+ * Node version and the caller's key; it names
  * the files the computation read with their SHA-256 (or that they did not
  * exist), and is used only if each still has that digest. The entry is sealed
  * by the SHA-256 of its text: a truncated or corrupt entry is ignored and
@@ -104,9 +105,35 @@ export interface CacheInput {
   sha256: string | null;
 }
 
+const dependencyLists = new Map<string, string[]>();
+
+/**
+ * `name@version` of each dependency in the package.json of `root` (default:
+ * the running package), as Node would resolve it from there ("name@-" when
+ * not installed): upgrading a library the cached value was computed with makes
+ * it miss. Read once per process and root.
+ */
+export function dependencyVersions(root: string = PACKAGE_ROOT): string[] {
+  const known = dependencyLists.get(root);
+  if (known) return known;
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+  const list = Object.keys(pkg.dependencies ?? {})
+    .sort()
+    .map((dep) => {
+      // The node_modules folders Node searches from root, nearest first (a package's exports may hide its package.json from require.resolve).
+      for (let dir = root; ; dir = path.dirname(dir)) {
+        const file = path.join(dir, 'node_modules', dep, 'package.json');
+        if (fs.existsSync(file)) return `${dep}@${(JSON.parse(fs.readFileSync(file, 'utf8')) as { version?: string }).version ?? '?'}`;
+        if (path.dirname(dir) === dir) return `${dep}@-`;
+      }
+    });
+  dependencyLists.set(root, list);
+  return list;
+}
+
 function keyDigest(k: CacheKey): string {
   return createHash('sha256')
-    .update(JSON.stringify([FORMAT, k.kind, k.name, codeDigest(k.codeRoot), process.version, k.key ?? null]))
+    .update(JSON.stringify([FORMAT, k.kind, k.name, codeDigest(k.codeRoot), dependencyVersions(), process.version, k.key ?? null]))
     .digest('hex');
 }
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { cacheEntryFile, codeDigest, openEntry, readCached, sealEntry, throughCache, writeCached } from '../../src/util/cache';
+import { cacheEntryFile, codeDigest, dependencyVersions, openEntry, readCached, sealEntry, throughCache, writeCached } from '../../src/util/cache';
 
 describe('util/cache: content-addressed cache', () => {
   let tmp = '';
@@ -67,6 +67,24 @@ describe('util/cache: content-addressed cache', () => {
     expect(codeDigest(other)).to.not.equal(codeDigest(code));
     expect(readCached(key('code', changed))).to.equal('computed by v1');
     expect(readCached(key('code', other))).to.equal(undefined);
+  });
+
+  it("keys on the installed versions of the package's dependencies, as Node resolves them", () => {
+    const pkg = path.join(tmp, 'project', 'node_modules', 'lib');
+    const install = (dir: string, name: string, version: string) => {
+      fs.mkdirSync(path.join(dir, 'node_modules', name), { recursive: true });
+      fs.writeFileSync(path.join(dir, 'node_modules', name, 'package.json'), JSON.stringify({ name, version }));
+    };
+    fs.mkdirSync(pkg, { recursive: true });
+    fs.writeFileSync(path.join(pkg, 'package.json'), JSON.stringify({ name: 'lib', dependencies: { zeta: '^1', alpha: '^2', gone: '^3' } }));
+    install(path.join(tmp, 'project'), 'alpha', '2.0.1'); // hoisted beside the package
+    install(path.join(tmp, 'project'), 'zeta', '1.0.0');
+    install(pkg, 'zeta', '1.4.0'); // nested: found first
+    expect(dependencyVersions(pkg)).to.deep.equal(['alpha@2.0.1', 'gone@-', 'zeta@1.4.0']);
+    // this package's own: every dependency of its package.json, at the installed version
+    const own = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const danfo = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../node_modules/danfojs/package.json'), 'utf8')) as { version: string };
+    expect(dependencyVersions()).to.have.length(Object.keys(own.dependencies).length).and.include(`danfojs@${danfo.version}`);
   });
 
   it('ignores a truncated, corrupt or foreign entry', () => {
