@@ -135,7 +135,8 @@ export function show(x: Figure | FrameLike, options: FrameShowOptions = {}): Pro
 async function showFigure(fig: Figure): Promise<void> {
   const reason = displayUnavailableReason();
   if (reason !== undefined) {
-    console.log(`[figure "${titleOf(fig)}" (${fig.data.length} traces) not displayed: ${reason}; exportFigure(fig, path) writes it to SVG/PNG/PDF]`);
+    const writes = imagesMode() === 'off' ? 'its plotly JSON (SCHEDLAB_IMAGES=off)' : 'SVG/PNG/PDF';
+    console.log(`[figure "${titleOf(fig)}" (${fig.data.length} traces) not displayed: ${reason}; exportFigure(fig, path) writes it to ${writes}]`);
     return;
   }
   // Scale 1.5: sharp on high-density screens, still ~50-100 kB per chart.

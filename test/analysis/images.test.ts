@@ -106,6 +106,17 @@ describe('SCHEDLAB_IMAGES: figures without drawing images', function () {
     expect(r.playwright).to.equal(false);
   });
 
+  it('outside a kernel, show says what exportFigure would write: SVG/PNG/PDF, or the plotly JSON when off', () => {
+    const said = (images: string) => {
+      const code = `const { lineChart } = require(${JSON.stringify(path.join(ROOT, 'src/analysis/charts.ts'))}); const { show } = require(${JSON.stringify(path.join(ROOT, 'src/analysis/show.ts'))}); show(lineChart({ data: [{ x: 1, y: 2 }], x: 'x', y: 'y', title: 'Q' }));`;
+      const r = spawnSync(process.execPath, ['-r', TS_REGISTER, '-e', code], { cwd: ROOT, env: { ...process.env, SCHEDLAB_IMAGES: images }, encoding: 'utf8' });
+      expect(r.status, r.stderr).to.equal(0);
+      return r.stdout;
+    };
+    expect(said('on')).to.match(/figure "Q" .* not displayed: .*exportFigure\(fig, path\) writes it to SVG\/PNG\/PDF\]/);
+    expect(said('off')).to.match(/figure "Q" .* not displayed: .*exportFigure\(fig, path\) writes it to its plotly JSON \(SCHEDLAB_IMAGES=off\)\]/);
+  });
+
   it('a bad value inside a kernel fails on loading the renderer, naming the variable', () => {
     const r = runChild('maybe');
     expect(r.error).to.match(/^UsageError: SCHEDLAB_IMAGES must be "on" or "off", got "maybe"/);
