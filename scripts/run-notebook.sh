@@ -17,10 +17,11 @@ start=$(date +%s)
 # Cells run with notebooks/ as the working directory, as in Jupyter.
 # NBCONVERT_DISABLE_CONFIG_EXPORTERS: nbconvert does not build every exporter it has
 # (twice) to list the enabled ones; --to names its exporter (0.2 s CPU a run).
+# startup_timeout: a kernel on a loaded machine can take over nbconvert's default 60 s to start.
 ( cd "$(dirname "$nb")" && NBCONVERT_DISABLE_CONFIG_EXPORTERS=1 /usr/bin/jupyter-nbconvert --to notebook --execute "$(basename "$nb")" \
     --output-dir "$out/$name" --output "$name" \
     --ExecutePreprocessor.kernel_name="$kernel" \
-    --ExecutePreprocessor.timeout="${SCHEDLAB_CELL_TIMEOUT:-3600}" 2> >(grep -v -e MissingIDFieldWarning -e 'validate(nb)' -e nodedir >&2) )
+    --ExecutePreprocessor.timeout="${SCHEDLAB_CELL_TIMEOUT:-3600}" --ExecutePreprocessor.startup_timeout=300 2> >(grep -v -e MissingIDFieldWarning -e 'validate(nb)' -e nodedir >&2) )
 # The Python nbconvert runs on (a python3 found first on PATH may be a version-manager shim costing a second).
 /usr/bin/python3 - "$out/$name/$name.ipynb" <<'PY'
 import json, sys

@@ -188,7 +188,8 @@ function plotlyPage(s: Session, bundle: PlotlyBundle): Promise<Page> {
       // megabytes of script sent through the DevTools protocol.
       const html = path.join(s.dir, `figure-${bundle}.html`);
       fs.writeFileSync(html, `<!doctype html><html><head><meta charset="utf-8"><script src="${pathToFileURL(bundlePath(bundle)).href}"></script></head><body style="margin:0;background:#fff"><div id="g"></div></body></html>`);
-      await p.goto(pathToFileURL(html).href);
+      // Loading the full bundle on a loaded machine can take longer than playwright's 30 s default.
+      await p.goto(pathToFileURL(html).href, { timeout: 300_000 });
       return p;
     })();
     s.pages[bundle] = page;
