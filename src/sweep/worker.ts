@@ -91,4 +91,7 @@ function main(): void {
   port.postMessage({ type: 'ready' } satisfies FromWorker);
 }
 
-main();
+// Only as the pool's own entry (run.ts names this file in workerData): a cell
+// module can load another copy of schedlab, whose run.ts imports its own copy
+// of this file in the same worker, and two listeners would answer every cell.
+if ((workerData as WorkerInit | undefined)?.workerFile === __filename) main();

@@ -26,6 +26,7 @@ import {
 import { hashString } from '../../src/util/random';
 import { sweepMain } from '../../src/cli/sweep';
 import { progressHtml, SweepProgress } from '../../src/sweep/progress';
+import { assertDistFresh } from '../support/dist';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const FIXTURES = path.join(__dirname, 'fixtures');
@@ -148,6 +149,17 @@ describe('running sweeps', function () {
     expect(one.rows.map((r) => r.score)).to.deep.equal(two.rows.map((r) => r.score));
     // rows are in enumeration order and carry params, seed and result fields
     expect(Object.keys(one.rows[0]).sort()).to.deep.equal(['algorithm', 'draws', 'replication', 'score', 'seed', 'x']);
+  });
+
+  it('a cell module that loads another copy of schedlab (the compiled dist/ beside this src/) gets each of its own results, in the workers too', async () => {
+    assertDistFresh();
+    // The other copy's run.ts imports its own worker.ts in the worker: it must not answer cells as well.
+    const mod = file('other-copy-cell.js');
+    fs.writeFileSync(mod, `exports.echo = (p) => ({ echo: p.x });\nrequire(${JSON.stringify(path.join(ROOT, 'dist', 'sweep', 'run.js'))});\n`);
+    const s = defineSweep({ name: 'other-copy', version: 1, cell: { module: mod, export: 'echo' }, grid: { x: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9] }, replications: 1 });
+    const r = await runSweep(s, { ...quiet, out: file('other-copy.jsonl'), workers: 2 });
+    expect(r.ok).to.equal(10);
+    expect(r.rows.map((row) => [row.x, row.echo])).to.deep.equal([0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((x) => [x, x]));
   });
 
   it('runs only the cells `where` keeps; a later full run adds the rest, none twice; bad filters name the parameter', async () => {
