@@ -12,8 +12,10 @@
  * into a fresh results file; CPU is the process's (worker threads included),
  * every record is compared with the committed one, timing fields aside.
  * The notebook: each trace set's sampled CPU per trace times its number of
- * traces; on 2 cores, half of that (the cells are independent and the pool
- * keeps both workers busy), and the sample's own wall time scaled the same way.
+ * traces; and (byCommittedRatio) each set's sampled CPU times the ratio of
+ * the committed cell times of all its traces to those of the sampled ones;
+ * on 2 cores, half of that (the cells are independent and the pool keeps
+ * both workers busy), and the sample's own wall time scaled the same way.
  * Run: BENCH_DFRS_BEFORE=/path/to/old/dist NODE_PATH=node_modules npx ts-node --transpile-only -P tsconfig.json bench/dfrs-sample.ts
  *      (this build is dist/, compiled from src/ by scripts/setup.sh; adds a
  *      labelled run to bench/results/dfrs-sample.json)
@@ -66,6 +68,12 @@ async function main(): Promise<void> {
   }
   const sample = cells.filter((c) => chosen.has(traceOf(c.params)));
   const committed = new Map(loadCommittedResults(experiment, { scale: 'paper' }).records.map((r) => [r.key, r]));
+  // Committed cell times (run.durationMs) per trace set, of all its traces and of the sampled ones.
+  const committedSeconds: Record<'all' | 'sampled', Record<string, number>> = { all: {}, sampled: {} };
+  for (const r of committed.values()) {
+    const set = String(r.params.trace_set);
+    for (const part of chosen.has(traceOf(r.params)) ? (['all', 'sampled'] as const) : (['all'] as const)) committedSeconds[part][set] = (committedSeconds[part][set] ?? 0) + r.run.durationMs / 1000;
+  }
   const grid = sample.map((c) => Object.fromEntries(Object.entries(c.params).filter(([k]) => k !== REPLICATION).map(([k, v]) => [k, [v]])));
   console.error(`${sample.length} cells of ${cells.length} (${((100 * sample.length) / cells.length).toFixed(2)} %), ${chosen.size} traces`);
 
@@ -106,6 +114,11 @@ async function main(): Promise<void> {
       }
       // The notebook: each set's cells' share of the run's CPU per sampled trace, times the set's traces.
       const cellSeconds = Object.values(cpuBySet).reduce((a, s) => a + s, 0);
+      // Second reading (ratio estimator): a set's sampled CPU times the ratio of the committed
+      // cell times of all its traces to those of the sampled ones (a set's traces differ
+      // in cost by 10x: the busiest HPC2N weeks weigh most).
+      const cpuOfSet = (set: string) => (cpuSeconds * cpuBySet[set]) / cellSeconds;
+      const byRatio = Object.keys(cpuBySet).reduce((a, set) => a + (cpuOfSet(set) * committedSeconds.all[set]) / committedSeconds.sampled[set], 0);
       const notebookCpu = Object.entries(cpuBySet).reduce((a, [set, s]) => a + (cpuSeconds * (s / cellSeconds) * tracesPerSet[set].all) / tracesPerSet[set].sampled.length, 0);
       const run = {
         build: name,
@@ -118,6 +131,8 @@ async function main(): Promise<void> {
         notebookCpuHours: +(notebookCpu / 3600).toFixed(2),
         notebookHoursOn2Cores: +(notebookCpu / 2 / 3600).toFixed(2),
         notebookWallHoursAtThisLoad: +((wallSeconds * notebookCpu) / cpuSeconds / 3600).toFixed(2),
+        cpuSecondsBySet: Object.fromEntries(Object.keys(cpuBySet).map((set) => [set, +cpuOfSet(set).toFixed(1)])),
+        byCommittedRatio: { notebookCpuHours: +(byRatio / 3600).toFixed(2), notebookHoursOn2Cores: +(byRatio / 2 / 3600).toFixed(2) },
       };
       console.error(JSON.stringify(run));
       runs.push(run);
