@@ -20,8 +20,9 @@
  *     group's mean times its number of cells (the committed times are wall
  *     times at various loads; this one excludes building traces and bounds).
  * Run: BENCH_DFRS_BEFORE=/path/to/old/dist NODE_PATH=node_modules npx ts-node --transpile-only -P tsconfig.json bench/dfrs-notebook.ts
- *      (writes bench/results/dfrs-notebook.json; BENCH_RESUMMARIZE=1 recomputes
- *      the summary from the cells already in that file, without running them)
+ *      (writes bench/results/dfrs-notebook.json, labelled BENCH_LABEL, earlier runs kept
+ *      under `earlier`; BENCH_RESUMMARIZE=1 recomputes the summary from the cells
+ *      already in that file, without running them)
  */
 import * as fs from 'fs';
 import * as os from 'os';
@@ -138,8 +139,13 @@ async function main(): Promise<void> {
     sampledCpuSeconds: Object.fromEntries(names.map((n) => [n, +sampled.reduce((a, c) => a + c.cpuSeconds[n], 0).toFixed(2)])),
   };
   console.error(`notebook 01: ${notebook01.cpuHoursBefore} CPU h -> ${notebook01.cpuHoursAfter} CPU h; on 2 cores ${notebook01.hoursOn2CoresBefore} h -> ${notebook01.hoursOn2CoresAfter} h`);
+  // Earlier runs stay in the file, labelled (the last one first).
+  type Run = { label?: string; date: string; earlier?: unknown[] };
+  const old = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Run) : undefined;
+  const earlier = previous ? (old?.earlier ?? []) : old ? [{ ...old, label: old.label ?? `run of ${old.date}`, earlier: undefined }, ...(old.earlier ?? [])] : [];
   const out = {
     bench: 'dfrs-notebook',
+    label: process.env.BENCH_LABEL ?? (previous as Run | undefined)?.label ?? null,
     date: previous?.date ?? new Date().toISOString(),
     machine: previous?.machine ?? { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version, loadAverage1m: { start: loadStart, end: load() } },
     before: BEFORE ?? null,
@@ -149,6 +155,7 @@ async function main(): Promise<void> {
     cells: sampled,
     everyRecordIdenticalToCommitted: sampled.every((c) => Object.values(c.identicalToCommitted).every(Boolean)),
     notebook01,
+    earlier,
   };
   fs.writeFileSync(file, JSON.stringify(out, null, 2) + '\n');
   console.error(`wrote ${file}`);

@@ -8,7 +8,7 @@
  * which jobs are offered to it, which tasks keep their node (minvt/minft) and
  * which jobs are dropped when nothing fits.
  */
-import { CAPACITY_EPSILON, McbVariant, maximizeMinYieldOfJobs, packArrays, packGroups, YieldJob, YieldJobsResult } from '../packing';
+import { CAPACITY_EPSILON, McbVariant, maximizeMinYieldOfJobs, packGroups, YieldJob, YieldJobsResult } from '../packing';
 import { yieldForInverseStretch } from './allocation';
 import { grownFloat, grownInt } from '../../util/arrays';
 import { InputError } from '../../util/errors';
@@ -540,6 +540,13 @@ export function mcb8Mapping(jobs: readonly ActiveJob[], options: GlobalMappingOp
 }
 
 /**
+ * mcb8StretchMapping's placement buffers, reused from call to call (it calls
+ * no user code): an attempt packs into `scratch`; when it succeeds, that
+ * buffer holds the best packing so far and the other one becomes scratch.
+ */
+const stretchOut: Record<'scratch' | 'best', Int32Array> = { scratch: new Int32Array(0), best: new Int32Array(0) };
+
+/**
  * MCB8-stretch (section 4.7): like MCB8, but the binary search is on the
  * inverse s of the estimated maximum stretch at the next scheduling event,
  * (ft + T) / (vt + y T); for a target s each job needs yield
@@ -563,23 +570,22 @@ export function mcb8StretchMapping(
     const kept = keptInOrder(jobs, sorted, keep); // see mcb8Mapping
     const free = kept.filter((j) => !pinned(j));
     const fixedJobs = kept.filter(pinned);
-    const freeTasks = free.reduce((a, j) => a + j.tasks, 0);
-    const cpu = new Float64Array(freeTasks);
-    const mem = new Float64Array(freeTasks);
-    {
-      let t = 0;
-      for (const j of free) for (let k = 0; k < j.tasks; k++) mem[t++] = j.mem;
-    }
+    // A free job's tasks are one group of equal items for the packer (the same
+    // bins as its tasks listed one by one, as packGroups says), sized per attempt.
+    const cpu = new Float64Array(free.length);
+    const mem = Float64Array.from(free, (j) => j.mem);
+    const count = Int32Array.from(free, (j) => j.tasks);
+    const freeTasks = count.reduce((a, c) => a + c, 0);
+    stretchOut.scratch = grownInt(stretchOut.scratch, freeTasks);
+    stretchOut.best = grownInt(stretchOut.best, freeTasks);
     const preCpu = new Float64Array(nodeCount);
     const preMem = new Float64Array(nodeCount);
     for (const j of fixedJobs) for (let k = 0; k < j.tasks; k++) preMem[(j.nodes as Int32Array)[k]] += j.mem;
     const attempt = (s: number): Int32Array | null => {
-      let t = 0;
-      for (const j of free) {
-        const y = yieldForInverseStretch(s, j, period);
+      for (let g = 0; g < free.length; g++) {
+        const y = yieldForInverseStretch(s, free[g], period);
         if (y > 1 + EPS) return null;
-        const c = Math.max(0, y) * j.need;
-        for (let k = 0; k < j.tasks; k++) cpu[t++] = c;
+        cpu[g] = Math.max(0, y) * free[g].need;
       }
       preCpu.fill(0);
       for (const j of fixedJobs) {
@@ -588,7 +594,9 @@ export function mcb8StretchMapping(
         for (let k = 0; k < j.tasks; k++) preCpu[(j.nodes as Int32Array)[k]] += Math.max(0, y) * j.need;
       }
       for (let i = 0; i < nodeCount; i++) if (preCpu[i] > 1 + EPS || preMem[i] > 1 + EPS) return null;
-      return packArrays(cpu, mem, nodeCount, variant, { cpu: preCpu, mem: preMem });
+      const p = packGroups(cpu, mem, count, nodeCount, variant, { cpu: preCpu, mem: preMem }, stretchOut.scratch);
+      if (p) [stretchOut.scratch, stretchOut.best] = [stretchOut.best, stretchOut.scratch];
+      return p;
     };
     let best = attempt(0);
     if (!best) continue;

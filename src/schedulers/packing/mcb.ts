@@ -369,8 +369,10 @@ export function packGroups(
             if (useCpu) headC = next[found];
             else headM = next[found];
           } else next[prev] = next[found];
-          if (useCpu) [minCpuC, minMemC] = listMin(headC);
-          else [minCpuM, minMemM] = listMin(headM);
+          // The minima change only when the group that ran out held one of them.
+          if (useCpu) {
+            if (cpu[found] === minCpuC || mem[found] === minMemC) [minCpuC, minMemC] = listMin(headC);
+          } else if (cpu[found] === minCpuM || mem[found] === minMemM) [minCpuM, minMemM] = listMin(headM);
         }
       }
       if (found < 0) break;
