@@ -264,14 +264,20 @@ function runBatch(jobs: readonly WorkloadJob[] | JobColumns, options: BatchOptio
   const input = batchInput(jobs, estimates, machineSize);
   const { submit, runtime, est, procs } = input;
   const n = input.length;
-  // Arrival order: by submit time, ties by input order.
+  // Arrival order: by submit time, ties by input order. Input already in that order (traces are)
+  // needs no permutation: a fresh array of n entries costs more to touch than the loop saves.
   let sorted = true;
-  for (let i = 1; i < n; i++) if (submit[i] < submit[i - 1]) sorted = false;
-  const order = new Int32Array(n);
-  for (let i = 0; i < n; i++) order[i] = i;
-  if (!sorted) order.sort((a, b) => submit[a] - submit[b] || a - b);
+  for (let i = 1; i < n && sorted; i++) if (submit[i] < submit[i - 1]) sorted = false;
+  let order: Int32Array | undefined;
+  if (!sorted) {
+    order = new Int32Array(n);
+    for (let i = 0; i < n; i++) order[i] = i;
+    order.sort((a, b) => submit[a] - submit[b] || a - b);
+  }
+  /** The job of arrival rank r. */
+  const arrival = (r: number) => (order ? order[r] : r);
 
-  const sim = new Simulation({ startTime: n > 0 ? Math.min(0, submit[order[0]]) : 0 });
+  const sim = new Simulation({ startTime: n > 0 ? Math.min(0, submit[arrival(0)]) : 0 });
   const state = new BatchState(input, machineSize, submit, runtime, est, procs, order, queueOrder, policy, checks, options.assignProcessors === true, options.onReservation, variant);
   // A user policy sees a read-only view and runs under a guard (guarded.ts); built-ins get the state.
   const decide = builtin ? policy : guardedBatchPolicy(policy, state);
@@ -283,7 +289,7 @@ function runBatch(jobs: readonly WorkloadJob[] | JobColumns, options: BatchOptio
   // One scheduling pass per instant, after all its completions, arrivals and wake-ups: the
   // handler that leaves nothing else at this instant runs it (as an event of the lowest
   // priority would, without one heap entry per instant: they were half the events).
-  const nextSubmit = () => (nextArrival < n ? submit[order[nextArrival]] : Infinity);
+  const nextSubmit = () => (nextArrival < n ? submit[arrival(nextArrival)] : Infinity);
   const requestPass = () => {
     if (eachEvent) pass();
     else if (sim.nextTime() !== sim.now && nextSubmit() !== sim.now && !(oncePerInstant && sim.now === lastPass)) pass();
@@ -315,15 +321,15 @@ function runBatch(jobs: readonly WorkloadJob[] | JobColumns, options: BatchOptio
   // them): the engine runs every event up to the next submit time, completions there
   // included (an arrival sees the processors they freed), then that instant's jobs arrive.
   while (nextArrival < n) {
-    const t = submit[order[nextArrival]];
+    const t = submit[arrival(nextArrival)];
     sim.run(t);
     state.now = t;
     do {
-      const i = order[nextArrival++];
+      const i = arrival(nextArrival++);
       state.arrive(i);
       decide.onJobSubmitted?.(i, state);
       if (eachEvent) pass();
-    } while (nextArrival < n && submit[order[nextArrival]] === t);
+    } while (nextArrival < n && submit[arrival(nextArrival)] === t);
     if (!eachEvent) requestPass();
   }
   sim.run();

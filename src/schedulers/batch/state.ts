@@ -58,16 +58,21 @@ export class BatchState implements BatchContext {
   private runTracked = false;
   private runCount = 0;
   private runJob = new Int32Array(0);
+  // Start order and completions, for building the list on the first query: written only until
+  // then, so the pages of these arrays are touched only for the jobs before it.
   private readonly startSeq: Int32Array;
   private started = 0;
   private readonly ended: Uint8Array;
-  private readonly rankOf: Int32Array;
+  // Arrival rank of each job (undefined: the input is in arrival order, rank = index).
+  private readonly rankOf: Int32Array | undefined;
   private readonly score: Float64Array;
   // EASY backfill index over arrival ranks (built on first use): each subtree
   // holds the fewest processors and the shortest estimate among its waiting jobs.
   // Only inner nodes are stored (a leaf is read from the job): fresh memory was a
   // sixth of a run. No job: NO_PROCS processors (more than any job has) and an
-  // infinite estimate.
+  // infinite estimate. segProcs holds NO_PROCS − the fewest processors, so that zeroed
+  // memory reads as "no job" and needs no fill: pages over ranks where no job ever
+  // waited are never touched (a fresh page costs about as much as a thousand node updates).
   private size = 0;
   // Ranks whose leaf may be out of date (arrived or started since the index was last read): most jobs
   // start at arrival, before any search, and then need no update at all.
@@ -101,8 +106,8 @@ export class BatchState implements BatchContext {
     private readonly runtimeT: Float64Array,
     private readonly est: Float64Array,
     private readonly procsN: Int32Array,
-    /** Input indices in arrival order (submit, then input order). */
-    private readonly order: ArrayLike<number>,
+    /** Input indices in arrival order (submit, then input order); undefined when that is the input order. */
+    private readonly order: Int32Array | undefined,
     private readonly queueOrder: QueueOrderSpec,
     readonly policy: BatchSchedulingPolicy,
     /** Check release, single start, reservations (capacity is always checked). */
@@ -119,8 +124,10 @@ export class BatchState implements BatchContext {
     this.promised = checks ? new Float64Array(n).fill(Infinity) : undefined;
     this.startSeq = new Int32Array(n);
     this.ended = new Uint8Array(n);
-    this.rankOf = new Int32Array(n);
-    for (let r = 0; r < n; r++) this.rankOf[order[r]] = r;
+    if (order) {
+      this.rankOf = new Int32Array(n);
+      for (let r = 0; r < n; r++) this.rankOf[order[r]] = r;
+    }
     this.score = this.queueInArrivalOrder ? new Float64Array(0) : new Float64Array(n);
     this.names = assignProcessors ? new ProcessorNames(machineSize) : undefined;
     this.used = assignProcessors ? new Array(n) : undefined;
@@ -138,7 +145,9 @@ export class BatchState implements BatchContext {
   submit(job: number): number { return this.submitT[job]; }
   procs(job: number): number { return this.procsN[job]; }
   estimate(job: number): number { return this.est[job]; }
-  rank(job: number): number { return this.rankOf[job]; }
+  rank(job: number): number { return this.rankOf ? this.rankOf[job] : job; }
+  /** The job of arrival rank r. */
+  private arrival(r: number): number { return this.order ? this.order[r] : r; }
   wait(job: number): number { return this.now - this.submitT[job]; }
   isRunning(job: number): boolean { return !Number.isNaN(this.start[job]); }
   estimatedEnd(job: number): number { return this.start[job] + this.est[job]; }
@@ -173,9 +182,9 @@ export class BatchState implements BatchContext {
    * here, the next time it is asked for, with checks on.
    */
   private checkQueueOrder(): void {
-    const { queue, rankOf } = this;
+    const queue = this.queue;
     for (let k = 1; k < queue.length; k++) {
-      if (!(rankOf[queue[k - 1]] < rankOf[queue[k]])) throw this.fail('batch/queue', `the queue is out of arrival order: job ${this.jobs.id(queue[k - 1])} before it`, queue[k]);
+      if (!(this.rank(queue[k - 1]) < this.rank(queue[k]))) throw this.fail('batch/queue', `the queue is out of arrival order: job ${this.jobs.id(queue[k - 1])} before it`, queue[k]);
     }
   }
 
@@ -200,9 +209,9 @@ export class BatchState implements BatchContext {
     else if (this.stale.length > 0) this.refreshIndex();
     let level = 0;
     while (level < this.lvCount && this.lvProcs[level] < this.free) level++;
-    const r = this.nextBackfill(after < 0 ? 0 : this.rankOf[after] + 1, shadow, extra, level);
+    const r = this.nextBackfill(after < 0 ? 0 : this.rank(after) + 1, shadow, extra, level);
     if (this.lvCount === 0 && this.visits > 64 * this.jobs.length + 100000) this.buildLevels();
-    return r < 0 ? -1 : this.order[r];
+    return r < 0 ? -1 : this.arrival(r);
   }
 
   get profile(): BlockProfile {
@@ -230,7 +239,7 @@ export class BatchState implements BatchContext {
     if (this.procsN[i] > this.free) throw this.fail('batch/capacity', `needs ${this.procsN[i]} processors, only ${this.free} free`, i);
     if (!Number.isNaN(this.start[i])) throw this.fail('batch/once', `started twice (first at ${this.start[i]})`, i);
     if (this.promised) {
-      if (now < this.submitT[i] || this.rankOf[i] >= this.arrived) throw this.fail('batch/release', `started before its submit time ${this.submitT[i]}`, i);
+      if (now < this.submitT[i] || this.rank(i) >= this.arrived) throw this.fail('batch/release', `started before its submit time ${this.submitT[i]}`, i);
       if (now > this.promised[i]) throw this.fail('batch/reservation', `started after its reservation at ${this.promised[i]}`, i);
     }
     if (this.prof) {
@@ -250,9 +259,9 @@ export class BatchState implements BatchContext {
     if (this.used && this.names) this.used[i] = this.names.take(this.procsN[i]);
     if (this.qh < this.queue.length && this.queue[this.qh] === i) this.qh++;
     else this.dead++;
-    this.startSeq[i] = this.started++;
     if (this.runTracked) this.insertRunning(i, now + this.est[i]);
-    if (this.size > 0) this.stale.push(this.rankOf[i]);
+    else this.startSeq[i] = this.started++;
+    if (this.size > 0) this.stale.push(this.rank(i));
     this.onStart(i);
   }
 
@@ -298,7 +307,7 @@ export class BatchState implements BatchContext {
   arrive(i: number): void {
     this.arrived++;
     this.queue.push(i);
-    if (this.size > 0) this.stale.push(this.rankOf[i]);
+    if (this.size > 0) this.stale.push(this.rank(i));
   }
 
   complete(i: number): void {
@@ -308,8 +317,8 @@ export class BatchState implements BatchContext {
     }
     this.free += this.procsN[i];
     if (this.used && this.names) this.names.release(this.used[i]);
-    this.ended[i] = 1;
     if (this.runTracked) this.removeRunning(i);
+    else this.ended[i] = 1;
     const estEnd = this.start[i] + this.est[i];
     if (estEnd > now) {
       this.endedEarly++;
@@ -328,8 +337,7 @@ export class BatchState implements BatchContext {
       if (Number.isNaN(v)) throw new InvariantError('batch/order', 'the queue order gave NaN', { job: this.jobs.id(i), time: now });
       score[i] = v;
     }
-    const rankOf = this.rankOf;
-    queue.sort((a, b) => score[b] - score[a] || rankOf[a] - rankOf[b]);
+    queue.sort((a, b) => score[b] - score[a] || this.rank(a) - this.rank(b));
   }
 
   /** After a pass: drop started entries now and then (amortised O(1) per job). */
@@ -425,40 +433,45 @@ export class BatchState implements BatchContext {
     let size = 1;
     while (size < this.jobs.length) size *= 2;
     this.size = size;
-    this.segProcs = new Uint32Array(size).fill(NO_PROCS);
-    this.segEst = new Float64Array(size).fill(Infinity);
+    this.segProcs = new Uint32Array(size);
+    this.segEst = new Float64Array(size);
     this.counted = new Uint8Array(size);
-    for (let k = this.qh; k < this.queue.length; k++) if (Number.isNaN(this.start[this.queue[k]])) this.counted[this.rankOf[this.queue[k]]] = 1;
+    for (let k = this.qh; k < this.queue.length; k++) if (Number.isNaN(this.start[this.queue[k]])) this.counted[this.rank(this.queue[k])] = 1;
     const waiting = this.queue.length - this.qh;
     // A long queue: every inner node from its children; a short one: the paths above its jobs.
     if (waiting > size >> 4) for (let v = size - 1; v >= 1; v--) this.pullUp(v);
-    else for (let k = this.qh; k < this.queue.length; k++) this.updateAbove(this.rankOf[this.queue[k]]);
+    else for (let k = this.qh; k < this.queue.length; k++) this.updateAbove(this.rank(this.queue[k]));
   }
 
   /** A leaf's processors: its job's while it waits, NO_PROCS otherwise. */
   private leafProcs(rank: number): number {
-    return rank < this.arrived && Number.isNaN(this.start[this.order[rank]]) ? this.procsN[this.order[rank]] : NO_PROCS;
+    if (rank >= this.arrived) return NO_PROCS;
+    const i = this.arrival(rank);
+    return Number.isNaN(this.start[i]) ? this.procsN[i] : NO_PROCS;
   }
 
   /** A leaf's estimate (the backfill length): its job's while it waits, +∞ otherwise. */
   private leafEst(rank: number): number {
-    return rank < this.arrived && Number.isNaN(this.start[this.order[rank]]) ? this.fitLen[this.order[rank]] : Infinity;
+    if (rank >= this.arrived) return Infinity;
+    const i = this.arrival(rank);
+    return Number.isNaN(this.start[i]) ? this.fitLen[i] : Infinity;
   }
 
   private nodeProcs(v: number): number {
-    return v >= this.size ? this.leafProcs(v - this.size) : this.segProcs[v];
+    return v >= this.size ? this.leafProcs(v - this.size) : NO_PROCS - this.segProcs[v];
   }
 
   private nodeEst(v: number): number {
-    return v >= this.size ? this.leafEst(v - this.size) : this.segEst[v];
+    if (v >= this.size) return this.leafEst(v - this.size);
+    return this.segProcs[v] === 0 ? Infinity : this.segEst[v];
   }
 
   /** Inner node v from its children; false when it did not change. */
   private pullUp(v: number): boolean {
     const mp = Math.min(this.nodeProcs(2 * v), this.nodeProcs(2 * v + 1));
     const me = Math.min(this.nodeEst(2 * v), this.nodeEst(2 * v + 1));
-    if (mp === this.segProcs[v] && me === this.segEst[v]) return false;
-    this.segProcs[v] = mp;
+    if (mp === NO_PROCS - this.segProcs[v] && (mp === NO_PROCS || me === this.segEst[v])) return false;
+    this.segProcs[v] = NO_PROCS - mp;
     this.segEst[v] = me;
     return true;
   }
