@@ -78,8 +78,8 @@ export class BatchState implements BatchContext {
   private readonly score: Float64Array;
   // EASY backfill index over arrival ranks (built on first use): each subtree
   // holds the fewest processors and the shortest estimate among its waiting jobs.
-  // Only inner nodes are stored (a leaf is read from the job): fresh memory was a
-  // sixth of a run. No job: NO_PROCS processors (more than any job has) and an
+  // Only inner nodes from the second level above the leaves up are stored (a leaf is
+  // read from its job, a node above two leaves from both): fresh memory was a sixth of a run. No job: NO_PROCS processors (more than any job has) and an
   // infinite estimate. segProcs holds NO_PROCS − the fewest processors, so that zeroed
   // memory reads as "no job" and needs no fill: pages over ranks where no job ever
   // waited are never touched (a fresh page costs about as much as a thousand node updates).
@@ -514,13 +514,13 @@ export class BatchState implements BatchContext {
     let size = 1;
     while (size < this.jobs.length) size *= 2;
     this.size = size;
-    this.segProcs = new Uint32Array(size);
-    this.segEst = new Float32Array(size);
+    this.segProcs = new Uint32Array(size >> 1);
+    this.segEst = new Float32Array(size >> 1);
     this.counted = new Uint8Array(size);
     for (let k = this.qh; k < this.queue.length; k++) if (Number.isNaN(this.start[this.queue[k]])) this.counted[this.rank(this.queue[k])] = 1;
     const waiting = this.queue.length - this.qh;
     // A long queue: every inner node from its children; a short one: the paths above its jobs.
-    if (waiting > size >> 4) for (let v = size - 1; v >= 1; v--) this.pullUp(v);
+    if (waiting > size >> 4) for (let v = (size >> 1) - 1; v >= 1; v--) this.pullUp(v);
     else for (let k = this.qh; k < this.queue.length; k++) this.updateAbove(this.rank(this.queue[k]));
   }
 
@@ -537,11 +537,14 @@ export class BatchState implements BatchContext {
   }
 
   private nodeProcs(v: number): number {
-    return v >= this.size ? this.leafProcs(v - this.size) : NO_PROCS - this.segProcs[v];
+    if (v >= this.size) return this.leafProcs(v - this.size);
+    if (v >= this.size >> 1) return Math.min(this.leafProcs(2 * v - this.size), this.leafProcs(2 * v + 1 - this.size));
+    return NO_PROCS - this.segProcs[v];
   }
 
   private nodeEst(v: number): number {
     if (v >= this.size) return this.leafEst(v - this.size);
+    if (v >= this.size >> 1) return Math.min(this.leafEst(2 * v - this.size), this.leafEst(2 * v + 1 - this.size));
     return this.segProcs[v] === 0 ? Infinity : this.segEst[v];
   }
 
@@ -552,23 +555,25 @@ export class BatchState implements BatchContext {
     return Number.isNaN(this.start[i]) ? i : -1;
   }
 
-  /** Inner node v from its children; false when it did not change. */
+  /** Stored inner node v (v < size / 2) from its children; false when it did not change. */
   private pullUp(v: number): boolean {
     const l = 2 * v;
     const sp = this.segProcs;
     const se = this.segEst;
     let enc: number;
     let me: number;
-    if (l >= this.size) {
-      // Two leaves: each job read once.
-      const a = this.waitingAt(l - this.size);
-      const b = this.waitingAt(l + 1 - this.size);
-      const pa = a < 0 ? NO_PROCS : this.procsN[a];
-      const pb = b < 0 ? NO_PROCS : this.procsN[b];
-      enc = NO_PROCS - (pa < pb ? pa : pb);
-      const ea = a < 0 ? Infinity : this.fitLen[a];
-      const eb = b < 0 ? Infinity : this.fitLen[b];
-      me = floatBelow(ea < eb ? ea : eb);
+    if (l >= this.size >> 1) {
+      // The nodes just above the leaves are not stored (half the memory): read the four leaves, each job once.
+      let p = NO_PROCS;
+      let e = Infinity;
+      for (let r = 2 * l - this.size, end = r + 4; r < end; r++) {
+        const i = this.waitingAt(r);
+        if (i < 0) continue;
+        if (this.procsN[i] < p) p = this.procsN[i];
+        if (this.fitLen[i] < e) e = this.fitLen[i];
+      }
+      enc = NO_PROCS - p;
+      me = floatBelow(e);
     } else {
       // Stored children (NO_PROCS − processors: the larger holds the fewer; 0 is no job).
       const pl = sp[l];
@@ -602,7 +607,7 @@ export class BatchState implements BatchContext {
 
   /** The nodes above a leaf whose job arrived or started, up to where nothing changes. */
   private updateAbove(rank: number): void {
-    let v = (rank + this.size) >> 1;
+    let v = (rank + this.size) >> 2;
     while (v >= 1 && this.pullUp(v)) v >>= 1;
     if (this.lvCount > 0) {
       let u = rank + this.size;
