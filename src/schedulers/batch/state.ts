@@ -443,7 +443,7 @@ export class BatchState implements BatchContext {
     runJob[k] = i;
     runEnd[k] = estEnd;
     this.runTop++;
-    if (k <= this.runClean) this.runClean++;
+    if (k < this.runClean) this.runClean++;
   }
 
   private removeRunning(i: number): void {
