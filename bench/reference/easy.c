@@ -11,7 +11,7 @@
  * Two modes (build: gcc -O2 easy.c -lz):
  *  - no arguments: stdin "n machineSize" then n lines "submit runtime procs
  *    estimate", sorted by submit; stdout the n start times; stderr the
- *    simulation time in seconds (reading and writing excluded).
+ *    simulation's wall and CPU seconds (reading and writing excluded).
  *  - easy TRACE.swf[.gz] OUT.csv: what `schedlab simulate --trace TRACE
  *    --policy easy --estimates requested --out OUT.csv` does: read the SWF
  *    (gzip or plain), keep the jobs schedlab keeps, machine size from the
@@ -256,11 +256,13 @@ int main(int argc, char **argv) {
   start = malloc(n * sizeof *start); procs = malloc(n * sizeof *procs);
   for (long i = 0; i < n; i++)
     if (scanf("%lf %lf %ld %lf", &sub[i], &run[i], &procs[i], &est[i]) != 4) return 2;
-  struct timespec t0, t1;
+  struct timespec t0, t1, c0, c1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
   easy(n, M);
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
   clock_gettime(CLOCK_MONOTONIC, &t1);
   for (long i = 0; i < n; i++) printf("%.17g\n", start[i]);
-  fprintf(stderr, "%.6f\n", seconds(t0, t1));
+  fprintf(stderr, "%.6f %.6f\n", seconds(t0, t1), seconds(c0, c1));
   return 0;
 }

@@ -72,6 +72,44 @@ describe('batch policies: user policies through the public interface', function 
     }
   });
 
+  it('running(k) and runningCount: the running jobs by estimated end (ties in start order) at every pass, however they are read', () => {
+    // Early completions in any order leave holes in the engine's list; reading only its front,
+    // or all of it backwards, must give the same jobs as a list kept here by brute force.
+    const rng = createRng(5);
+    const jobs: WorkloadJob[] = Array.from({ length: 3000 }, (_, i) => {
+      const runtime = rng.int(0, 40);
+      return { id: i + 1, submit: Math.floor(i / 4), runtime, procs: rng.int(1, 6), requestedTime: runtime + 10 * rng.int(0, 3) };
+    });
+    const started: number[] = [];
+    const ended = new Set<number>();
+    let passes = 0;
+    let deepest = 0;
+    const checker: BatchSchedulingPolicy = {
+      name: 'running-list-check',
+      onJobCompleted: (j) => void ended.add(j),
+      schedule(ctx) {
+        // Array.prototype.sort is stable: ties stay in start order.
+        const expected = started.filter((j) => !ended.has(j)).sort((a, b) => ctx.estimatedEnd(a) - ctx.estimatedEnd(b));
+        expect(ctx.runningCount).to.equal(expected.length);
+        deepest = Math.max(deepest, expected.length);
+        const turn = passes++ % 8;
+        if (turn === 0) for (let k = expected.length - 1; k >= 0; k--) expect(ctx.running(k)).to.equal(expected[k]);
+        else if (turn === 4) for (let k = 0; k < Math.min(2, expected.length); k++) expect(ctx.running(k)).to.equal(expected[k]);
+        // First fit in queue order.
+        for (const j of ctx.waiting()) {
+          if (!ctx.isRunning(j) && ctx.procs(j) <= ctx.free) {
+            ctx.startJob(j);
+            started.push(j);
+          }
+        }
+      },
+    };
+    simulateBatch(jobs, { machineSize: 48, policy: checker, estimates: 'requested' });
+    expect(passes).to.be.greaterThan(700);
+    expect(deepest).to.be.greaterThan(16);
+    console.log("HOLES", (globalThis as any).__holes, (globalThis as any).__made);
+  });
+
   it('event methods see every arrival and completion; a user queue order reaches the policy', () => {
     const jobs: WorkloadJob[] = [
       { id: 1, submit: 0, runtime: 10, procs: 2 },

@@ -159,6 +159,22 @@ describe('batch differential: random workloads with many ties', () => {
       }
     });
   }
+
+  it('easy: the passes skipped as idle (no completion since the last, every new job larger than the free processors) change no start', () => {
+    // With an onReservation hook EASY runs a pass at every instant; without one it skips the
+    // idle ones. Every start the same in both runs and in the reference.
+    fc.assert(
+      fc.property(workload, ({ machine, jobs }) => {
+        for (const estimates of ESTIMATES) {
+          const plain = simulateBatch(jobs, { machineSize: machine, policy: 'easy', estimates });
+          const hooked = simulateBatch(jobs, { machineSize: machine, policy: 'easy', estimates, onReservation: () => undefined });
+          expect(firstDivergence(jobs, plain, hooked), `without / with the hook, ${estimates}`).to.equal('');
+          compare('random', jobs, machine, 'easy', estimates);
+        }
+      }),
+      { numRuns: 2000, seed: 3 },
+    );
+  });
 });
 
 describe('batch differential: deep queue at t = 0', () => {

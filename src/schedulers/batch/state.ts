@@ -55,28 +55,47 @@ export class BatchState implements BatchContext {
   private dead = 0;
   // Running jobs sorted by estimated end (ties: start order), in typed arrays grown on demand,
   // kept from the first query on (FCFS never asks, and keeping it costs FCFS a fifth of its time).
+  // Slots runBase … runTop − 1 hold them with each slot's estimated end. A completed job leaves a
+  // hole (−1) where it was: a completion costs a binary search, not a shift of the list behind it
+  // (7.9 M moves a run on HPC2N). Queries read from the front (the earliest ends, a few a pass):
+  // running(k) closes the holes in front of its slot by moving the jobs before each one step
+  // back, and slots runBase … runClean − 1 have none. Holes are dropped at once when they are half
+  // the list.
   private runTracked = false;
-  private runCount = 0;
+  private runBase = 0;
+  private runClean = 0;
+  private runTop = 0;
+  private runHoles = 0;
   private runJob = new Int32Array(0);
+  private runEnd = new Float64Array(0);
+  // Start order and completions, for building the list on the first query: written only until
+  // then, so the pages of these arrays are touched only for the jobs before it.
   private readonly startSeq: Int32Array;
   private started = 0;
   private readonly ended: Uint8Array;
-  private readonly rankOf: Int32Array;
+  // Arrival rank of each job (undefined: the input is in arrival order, rank = index).
+  private readonly rankOf: Int32Array | undefined;
   private readonly score: Float64Array;
   // EASY backfill index over arrival ranks (built on first use): each subtree
   // holds the fewest processors and the shortest estimate among its waiting jobs.
-  // Only inner nodes are stored (a leaf is read from the job): fresh memory was a
-  // sixth of a run. No job: NO_PROCS processors (more than any job has) and an
-  // infinite estimate.
+  // Only inner nodes from the second level above the leaves up are stored (a leaf is
+  // read from its job, a node above two leaves from both): fresh memory was a sixth of a run. No job: NO_PROCS processors (more than any job has) and an
+  // infinite estimate. segProcs holds NO_PROCS − the fewest processors, so that zeroed
+  // memory reads as "no job" and needs no fill: pages over ranks where no job ever
+  // waited are never touched (a fresh page costs about as much as a thousand node updates).
   private size = 0;
   // Ranks whose leaf may be out of date (arrived or started since the index was last read): most jobs
   // start at arrival, before any search, and then need no update at all.
-  private stale: number[] = [];
+  // Kept at its largest size (staleCount in use): emptying and regrowing it each pass was garbage.
+  private stale = new Int32Array(64);
+  private staleCount = 0;
   private segProcs = new Uint32Array(0);
   // Per rank: 1 while the inner nodes count its job as waiting (a job that arrives and starts
   // between two reads of the index then costs nothing there).
   private counted = new Uint8Array(0);
-  private segEst = new Float64Array(0);
+  // The shortest estimate as the largest 32-bit float not above it: a lower bound only prunes
+  // less (a leaf is always read exactly from its job), in half the memory.
+  private segEst = new Float32Array(0);
   // Deep queues: the two minima may come from different jobs, so a search can
   // descend far and find nothing. Once searches get costly, each node with at
   // least 16 leaves (v < lvTop) also keeps, per level l < lvCount, the
@@ -90,7 +109,11 @@ export class BatchState implements BatchContext {
   private readonly fitLen: Float64Array;
   // Processor profile (built on first use) and each job's latest reservation.
   private prof: BlockProfile | undefined;
-  private readonly resAt: Float64Array;
+  // Each job's latest reservation: in a Map while few jobs have one (EASY reserves only its
+  // heads: about 6,000 of HPC2N's 202,871 jobs), in an array once many do (conservative reserves
+  // every job). An array of every job, filled, cost its pages in every run.
+  private resMap: Map<number, number> | undefined = new Map();
+  private resAt: Float64Array | undefined;
   private readonly promised: Float64Array | undefined;
   private readonly names: ProcessorNames | undefined;
 
@@ -101,8 +124,8 @@ export class BatchState implements BatchContext {
     private readonly runtimeT: Float64Array,
     private readonly est: Float64Array,
     private readonly procsN: Int32Array,
-    /** Input indices in arrival order (submit, then input order). */
-    private readonly order: ArrayLike<number>,
+    /** Input indices in arrival order (submit, then input order); undefined when that is the input order. */
+    private readonly order: Int32Array | undefined,
     private readonly queueOrder: QueueOrderSpec,
     readonly policy: BatchSchedulingPolicy,
     /** Check release, single start, reservations (capacity is always checked). */
@@ -115,12 +138,13 @@ export class BatchState implements BatchContext {
     this.free = machineSize;
     this.queueInArrivalOrder = queueOrder === 'fcfs';
     this.start = new Float64Array(n).fill(NaN);
-    this.resAt = new Float64Array(n).fill(NaN);
     this.promised = checks ? new Float64Array(n).fill(Infinity) : undefined;
     this.startSeq = new Int32Array(n);
     this.ended = new Uint8Array(n);
-    this.rankOf = new Int32Array(n);
-    for (let r = 0; r < n; r++) this.rankOf[order[r]] = r;
+    if (order) {
+      this.rankOf = new Int32Array(n);
+      for (let r = 0; r < n; r++) this.rankOf[order[r]] = r;
+    }
     this.score = this.queueInArrivalOrder ? new Float64Array(0) : new Float64Array(n);
     this.names = assignProcessors ? new ProcessorNames(machineSize) : undefined;
     this.used = assignProcessors ? new Array(n) : undefined;
@@ -138,11 +162,17 @@ export class BatchState implements BatchContext {
   submit(job: number): number { return this.submitT[job]; }
   procs(job: number): number { return this.procsN[job]; }
   estimate(job: number): number { return this.est[job]; }
-  rank(job: number): number { return this.rankOf[job]; }
+  rank(job: number): number { return this.rankOf ? this.rankOf[job] : job; }
+  /** The job of arrival rank r. */
+  private arrival(r: number): number { return this.order ? this.order[r] : r; }
   wait(job: number): number { return this.now - this.submitT[job]; }
   isRunning(job: number): boolean { return !Number.isNaN(this.start[job]); }
   estimatedEnd(job: number): number { return this.start[job] + this.est[job]; }
-  reservation(job: number): number { return this.resAt[job]; }
+  reservation(job: number): number {
+    if (this.resAt) return this.resAt[job];
+    const t = (this.resMap as Map<number, number>).get(job);
+    return t === undefined ? NaN : t;
+  }
   backfillLength(job: number): number { return this.fitLen[job]; }
   job(job: number): BatchJobInfo {
     return { job, id: this.jobs.id(job), submit: this.submitT[job], procs: this.procsN[job], estimate: this.est[job], wait: this.now - this.submitT[job] };
@@ -173,36 +203,44 @@ export class BatchState implements BatchContext {
    * here, the next time it is asked for, with checks on.
    */
   private checkQueueOrder(): void {
-    const { queue, rankOf } = this;
+    const queue = this.queue;
     for (let k = 1; k < queue.length; k++) {
-      if (!(rankOf[queue[k - 1]] < rankOf[queue[k]])) throw this.fail('batch/queue', `the queue is out of arrival order: job ${this.jobs.id(queue[k - 1])} before it`, queue[k]);
+      if (!(this.rank(queue[k - 1]) < this.rank(queue[k]))) throw this.fail('batch/queue', `the queue is out of arrival order: job ${this.jobs.id(queue[k - 1])} before it`, queue[k]);
     }
   }
 
   get runningCount(): number {
     if (!this.runTracked) this.trackRunning();
-    return this.runCount;
+    return this.runTop - this.runBase - this.runHoles;
   }
   running(k: number): number {
     if (!this.runTracked) this.trackRunning();
-    return this.runJob[k];
+    // Closing a hole moves runBase, and with it the slot of the k-th job.
+    while (this.runClean <= this.runBase + k && this.runClean < this.runTop) {
+      if (this.runJob[this.runClean] < 0) {
+        this.closeRunningSlot(this.runClean);
+        this.runHoles--;
+      }
+      this.runClean++;
+    }
+    return this.runJob[this.runBase + k];
   }
 
   minWaitingProcs(): number {
     if (this.size === 0) this.buildIndex();
-    else if (this.stale.length > 0) this.refreshIndex();
+    else if (this.staleCount > 0) this.refreshIndex();
     const p = this.nodeProcs(1);
     return p === NO_PROCS ? Infinity : p;
   }
 
   backfillCandidate(after: number, shadow: number, extra: number): number {
     if (this.size === 0) this.buildIndex();
-    else if (this.stale.length > 0) this.refreshIndex();
+    else if (this.staleCount > 0) this.refreshIndex();
     let level = 0;
     while (level < this.lvCount && this.lvProcs[level] < this.free) level++;
-    const r = this.nextBackfill(after < 0 ? 0 : this.rankOf[after] + 1, shadow, extra, level);
+    const r = this.nextBackfill(after < 0 ? 0 : this.rank(after) + 1, shadow, extra, level);
     if (this.lvCount === 0 && this.visits > 64 * this.jobs.length + 100000) this.buildLevels();
-    return r < 0 ? -1 : this.order[r];
+    return r < 0 ? -1 : this.arrival(r);
   }
 
   get profile(): BlockProfile {
@@ -214,7 +252,7 @@ export class BatchState implements BatchContext {
 
   earliestStart(job: number): number {
     const p = this.profile;
-    const old = this.resAt[job];
+    const old = this.reservation(job);
     const held = this.isBooked(job);
     if (held) p.release(old, old + this.est[job], this.procsN[job]);
     const t = p.earliestStart(this.procsN[job], this.est[job], this.now);
@@ -230,7 +268,7 @@ export class BatchState implements BatchContext {
     if (this.procsN[i] > this.free) throw this.fail('batch/capacity', `needs ${this.procsN[i]} processors, only ${this.free} free`, i);
     if (!Number.isNaN(this.start[i])) throw this.fail('batch/once', `started twice (first at ${this.start[i]})`, i);
     if (this.promised) {
-      if (now < this.submitT[i] || this.rankOf[i] >= this.arrived) throw this.fail('batch/release', `started before its submit time ${this.submitT[i]}`, i);
+      if (now < this.submitT[i] || this.rank(i) >= this.arrived) throw this.fail('batch/release', `started before its submit time ${this.submitT[i]}`, i);
       if (now > this.promised[i]) throw this.fail('batch/reservation', `started after its reservation at ${this.promised[i]}`, i);
     }
     if (this.prof) {
@@ -238,8 +276,8 @@ export class BatchState implements BatchContext {
       const e = this.est[i];
       const booked = this.isBooked(i);
       // Started at its booking: the booked rectangle becomes the running job's.
-      if (!booked || this.resAt[i] !== now) {
-        if (booked) p.release(this.resAt[i], this.resAt[i] + e, this.procsN[i]);
+      if (!booked || this.reservation(i) !== now) {
+        if (booked) p.release(this.reservation(i), this.reservation(i) + e, this.procsN[i]);
         if (now + e > now) {
           this.book(i, now, 'starting it now overlaps reservations in the profile');
         }
@@ -250,9 +288,9 @@ export class BatchState implements BatchContext {
     if (this.used && this.names) this.used[i] = this.names.take(this.procsN[i]);
     if (this.qh < this.queue.length && this.queue[this.qh] === i) this.qh++;
     else this.dead++;
-    this.startSeq[i] = this.started++;
     if (this.runTracked) this.insertRunning(i, now + this.est[i]);
-    if (this.size > 0) this.stale.push(this.rankOf[i]);
+    else this.startSeq[i] = this.started++;
+    if (this.size > 0) this.markStale(this.rank(i));
     this.onStart(i);
   }
 
@@ -265,12 +303,12 @@ export class BatchState implements BatchContext {
     if (this.promised && time > this.promised[i]) throw this.fail('batch/reservation', `reservation moved later, from ${this.promised[i]} to ${time}, without cancelReservation`, i);
     if (this.prof) {
       const p = this.profile;
-      if (this.isBooked(i)) p.release(this.resAt[i], this.resAt[i] + e, this.procsN[i]);
+      if (this.isBooked(i)) p.release(this.reservation(i), this.reservation(i) + e, this.procsN[i]);
       if (time + e > time) {
         this.book(i, time, `reserved at ${time}, where the profile has fewer than ${this.procsN[i]} processors free`);
       }
     }
-    this.resAt[i] = time;
+    this.setReservation(i, time);
     // With the profile in use a zero-length reservation books nothing, so it is no guarantee.
     if (this.promised) this.promised[i] = this.prof && !(time + e > time) ? Infinity : time;
     this.hook?.({ id: this.jobs.id(i), time: this.now, reservedStart: time });
@@ -278,8 +316,8 @@ export class BatchState implements BatchContext {
 
   cancelReservation(i: number): void {
     this.checkJob(i, 'cancelReservation');
-    if (this.isBooked(i) && Number.isNaN(this.start[i])) this.profile.release(this.resAt[i], this.resAt[i] + this.est[i], this.procsN[i]);
-    this.resAt[i] = NaN;
+    if (this.isBooked(i) && Number.isNaN(this.start[i])) this.profile.release(this.reservation(i), this.reservation(i) + this.est[i], this.procsN[i]);
+    this.setReservation(i, NaN);
     if (this.promised) this.promised[i] = Infinity;
   }
 
@@ -298,7 +336,7 @@ export class BatchState implements BatchContext {
   arrive(i: number): void {
     this.arrived++;
     this.queue.push(i);
-    if (this.size > 0) this.stale.push(this.rankOf[i]);
+    if (this.size > 0) this.markStale(this.rank(i));
   }
 
   complete(i: number): void {
@@ -308,8 +346,8 @@ export class BatchState implements BatchContext {
     }
     this.free += this.procsN[i];
     if (this.used && this.names) this.names.release(this.used[i]);
-    this.ended[i] = 1;
     if (this.runTracked) this.removeRunning(i);
+    else this.ended[i] = 1;
     const estEnd = this.start[i] + this.est[i];
     if (estEnd > now) {
       this.endedEarly++;
@@ -328,8 +366,7 @@ export class BatchState implements BatchContext {
       if (Number.isNaN(v)) throw new InvariantError('batch/order', 'the queue order gave NaN', { job: this.jobs.id(i), time: now });
       score[i] = v;
     }
-    const rankOf = this.rankOf;
-    queue.sort((a, b) => score[b] - score[a] || rankOf[a] - rankOf[b]);
+    queue.sort((a, b) => score[b] - score[a] || this.rank(a) - this.rank(b));
   }
 
   /** After a pass: drop started entries now and then (amortised O(1) per job). */
@@ -344,9 +381,24 @@ export class BatchState implements BatchContext {
     return this.queue;
   }
 
+  private setReservation(i: number, t: number): void {
+    if (this.resAt) {
+      this.resAt[i] = t;
+      return;
+    }
+    const m = this.resMap as Map<number, number>;
+    if (Number.isNaN(t)) m.delete(i);
+    else m.set(i, t);
+    if (m.size > this.jobs.length >> 4) {
+      this.resAt = new Float64Array(this.jobs.length).fill(NaN);
+      for (const [j, r] of m) this.resAt[j] = r;
+      this.resMap = undefined;
+    }
+  }
+
   /** Nonzero reservation at or after the profile origin: its rectangle is in the profile. */
   private isBooked(i: number): boolean {
-    const t = this.resAt[i];
+    const t = this.reservation(i);
     return this.prof !== undefined && t + this.est[i] > t;
   }
 
@@ -373,42 +425,75 @@ export class BatchState implements BatchContext {
     this.dead = 0;
   }
 
-  // One array of jobs (ends are start + estimate); shifting by a loop: the list is short (at most
-  // one entry per processor) and a new job usually ends last, so insertion walks from the end.
+  // A new job usually ends last, so insertion walks from the end.
   private insertRunning(i: number, estEnd: number): void {
-    const n = this.runCount;
-    if (n === this.runJob.length) this.runJob = enlarged(this.runJob, Math.max(16, n + 1));
-    const { runJob, start, est } = this;
-    let k = n;
-    for (; k > 0; k--) {
-      const j = runJob[k - 1];
-      if (start[j] + est[j] <= estEnd) break;
-      runJob[k] = j;
+    if (this.runTop === this.runJob.length) {
+      if (this.runBase + this.runHoles > 0) this.compactRunning();
+      if (this.runTop === this.runJob.length) {
+        this.runJob = enlarged(this.runJob, Math.max(16, this.runTop + 1));
+        this.runEnd = enlarged(this.runEnd, this.runJob.length);
+      }
+    }
+    const { runJob, runEnd } = this;
+    let k = this.runTop;
+    for (; k > this.runBase && runEnd[k - 1] > estEnd; k--) {
+      runJob[k] = runJob[k - 1];
+      runEnd[k] = runEnd[k - 1];
     }
     runJob[k] = i;
-    this.runCount = n + 1;
+    runEnd[k] = estEnd;
+    this.runTop++;
+    if (k < this.runClean) this.runClean++;
   }
 
   private removeRunning(i: number): void {
-    const { runJob, start, est } = this;
-    const n = this.runCount;
-    const e = start[i] + est[i];
-    let lo = 0;
-    let hi = n;
+    const { runJob, runEnd } = this;
+    const e = this.start[i] + this.est[i];
+    let lo = this.runBase;
+    let hi = this.runTop;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      const j = runJob[mid];
-      if (start[j] + est[j] < e) lo = mid + 1;
+      if (runEnd[mid] < e) lo = mid + 1;
       else hi = mid;
     }
-    for (let k = lo; k < n; k++) {
-      if (runJob[k] === i) {
-        for (; k < n - 1; k++) runJob[k] = runJob[k + 1];
-        this.runCount = n - 1;
-        return;
+    for (let k = lo; k < this.runTop && runEnd[k] === e; k++) {
+      if (runJob[k] !== i) continue;
+      if (k < this.runClean) {
+        // In the clean front: close the slot now (the few jobs before it move one step back).
+        this.closeRunningSlot(k);
+      } else {
+        runJob[k] = -1;
+        this.runHoles++;
+        if (this.runHoles > 16 && 2 * this.runHoles > this.runTop - this.runBase) this.compactRunning();
       }
+      return;
     }
     throw this.fail('batch/running', 'completed but not in the running list', i);
+  }
+
+  /** Drop slot s by moving the slots runBase … s − 1 one step back. */
+  private closeRunningSlot(s: number): void {
+    const { runJob, runEnd } = this;
+    for (let t = s; t > this.runBase; t--) {
+      runJob[t] = runJob[t - 1];
+      runEnd[t] = runEnd[t - 1];
+    }
+    this.runBase++;
+  }
+
+  private compactRunning(): void {
+    const { runJob, runEnd } = this;
+    let w = 0;
+    for (let k = this.runBase; k < this.runTop; k++) {
+      if (runJob[k] < 0) continue;
+      runJob[w] = runJob[k];
+      runEnd[w] = runEnd[k];
+      w++;
+    }
+    this.runBase = 0;
+    this.runTop = w;
+    this.runClean = w;
+    this.runHoles = 0;
   }
 
   private trackRunning(): void {
@@ -417,7 +502,11 @@ export class BatchState implements BatchContext {
     const { start, est, startSeq } = this;
     ids.sort((a, b) => start[a] + est[a] - (start[b] + est[b]) || startSeq[a] - startSeq[b]);
     this.runJob = Int32Array.from(ids);
-    this.runCount = ids.length;
+    this.runEnd = Float64Array.from(ids, (i) => start[i] + est[i]);
+    this.runBase = 0;
+    this.runTop = ids.length;
+    this.runClean = ids.length;
+    this.runHoles = 0;
     this.runTracked = true;
   }
 
@@ -425,60 +514,100 @@ export class BatchState implements BatchContext {
     let size = 1;
     while (size < this.jobs.length) size *= 2;
     this.size = size;
-    this.segProcs = new Uint32Array(size).fill(NO_PROCS);
-    this.segEst = new Float64Array(size).fill(Infinity);
+    this.segProcs = new Uint32Array(size >> 1);
+    this.segEst = new Float32Array(size >> 1);
     this.counted = new Uint8Array(size);
-    for (let k = this.qh; k < this.queue.length; k++) if (Number.isNaN(this.start[this.queue[k]])) this.counted[this.rankOf[this.queue[k]]] = 1;
+    for (let k = this.qh; k < this.queue.length; k++) if (Number.isNaN(this.start[this.queue[k]])) this.counted[this.rank(this.queue[k])] = 1;
     const waiting = this.queue.length - this.qh;
     // A long queue: every inner node from its children; a short one: the paths above its jobs.
-    if (waiting > size >> 4) for (let v = size - 1; v >= 1; v--) this.pullUp(v);
-    else for (let k = this.qh; k < this.queue.length; k++) this.updateAbove(this.rankOf[this.queue[k]]);
+    if (waiting > size >> 4) for (let v = (size >> 1) - 1; v >= 1; v--) this.pullUp(v);
+    else for (let k = this.qh; k < this.queue.length; k++) this.updateAbove(this.rank(this.queue[k]));
   }
 
   /** A leaf's processors: its job's while it waits, NO_PROCS otherwise. */
   private leafProcs(rank: number): number {
-    return rank < this.arrived && Number.isNaN(this.start[this.order[rank]]) ? this.procsN[this.order[rank]] : NO_PROCS;
+    const i = this.waitingAt(rank);
+    return i < 0 ? NO_PROCS : this.procsN[i];
   }
 
   /** A leaf's estimate (the backfill length): its job's while it waits, +∞ otherwise. */
   private leafEst(rank: number): number {
-    return rank < this.arrived && Number.isNaN(this.start[this.order[rank]]) ? this.fitLen[this.order[rank]] : Infinity;
+    const i = this.waitingAt(rank);
+    return i < 0 ? Infinity : this.fitLen[i];
   }
 
   private nodeProcs(v: number): number {
-    return v >= this.size ? this.leafProcs(v - this.size) : this.segProcs[v];
+    if (v >= this.size) return this.leafProcs(v - this.size);
+    if (v >= this.size >> 1) return Math.min(this.leafProcs(2 * v - this.size), this.leafProcs(2 * v + 1 - this.size));
+    return NO_PROCS - this.segProcs[v];
   }
 
   private nodeEst(v: number): number {
-    return v >= this.size ? this.leafEst(v - this.size) : this.segEst[v];
+    if (v >= this.size) return this.leafEst(v - this.size);
+    if (v >= this.size >> 1) return Math.min(this.leafEst(2 * v - this.size), this.leafEst(2 * v + 1 - this.size));
+    return this.segProcs[v] === 0 ? Infinity : this.segEst[v];
   }
 
-  /** Inner node v from its children; false when it did not change. */
+  /** The job of a rank while it waits, −1 otherwise. */
+  private waitingAt(rank: number): number {
+    if (rank >= this.arrived) return -1;
+    const i = this.arrival(rank);
+    return Number.isNaN(this.start[i]) ? i : -1;
+  }
+
+  /** Stored inner node v (v < size / 2) from its children; false when it did not change. */
   private pullUp(v: number): boolean {
-    const mp = Math.min(this.nodeProcs(2 * v), this.nodeProcs(2 * v + 1));
-    const me = Math.min(this.nodeEst(2 * v), this.nodeEst(2 * v + 1));
-    if (mp === this.segProcs[v] && me === this.segEst[v]) return false;
-    this.segProcs[v] = mp;
-    this.segEst[v] = me;
+    const l = 2 * v;
+    const sp = this.segProcs;
+    const se = this.segEst;
+    let enc: number;
+    let me: number;
+    if (l >= this.size >> 1) {
+      // The nodes just above the leaves are not stored (half the memory): read the four leaves, each job once.
+      let p = NO_PROCS;
+      let e = Infinity;
+      for (let r = 2 * l - this.size, end = r + 4; r < end; r++) {
+        const i = this.waitingAt(r);
+        if (i < 0) continue;
+        if (this.procsN[i] < p) p = this.procsN[i];
+        if (this.fitLen[i] < e) e = this.fitLen[i];
+      }
+      enc = NO_PROCS - p;
+      me = floatBelow(e);
+    } else {
+      // Stored children (NO_PROCS − processors: the larger holds the fewer; 0 is no job).
+      const pl = sp[l];
+      const pr = sp[l + 1];
+      enc = pl > pr ? pl : pr;
+      me = pl === 0 ? (pr === 0 ? Infinity : se[l + 1]) : pr === 0 ? se[l] : Math.min(se[l], se[l + 1]);
+    }
+    if (enc === sp[v] && (enc === 0 || me === se[v])) return false;
+    sp[v] = enc;
+    se[v] = me;
     return true;
+  }
+
+  private markStale(rank: number): void {
+    if (this.staleCount === this.stale.length) this.stale = enlarged(this.stale, this.staleCount + 1);
+    this.stale[this.staleCount++] = rank;
   }
 
   /** Bring the inner nodes of the stale ranks up to date (their jobs arrived or started). */
   private refreshIndex(): void {
     const stale = this.stale;
-    for (let k = 0; k < stale.length; k++) {
+    for (let k = 0; k < this.staleCount; k++) {
       const r = stale[k];
-      const waiting = this.leafProcs(r) !== NO_PROCS ? 1 : 0;
+      const waiting = this.waitingAt(r) >= 0 ? 1 : 0;
       if (this.counted[r] === waiting) continue;
       this.counted[r] = waiting;
       this.updateAbove(r);
     }
-    stale.length = 0;
+    this.staleCount = 0;
   }
 
   /** The nodes above a leaf whose job arrived or started, up to where nothing changes. */
   private updateAbove(rank: number): void {
-    let v = (rank + this.size) >> 1;
+    let v = (rank + this.size) >> 2;
     while (v >= 1 && this.pullUp(v)) v >>= 1;
     if (this.lvCount > 0) {
       let u = rank + this.size;
@@ -580,19 +709,31 @@ export class BatchState implements BatchContext {
     this.prof = p;
     const now = this.now;
     if (!this.runTracked) this.trackRunning();
-    for (let k = 0; k < this.runCount; k++) {
+    for (let k = this.runBase; k < this.runTop; k++) {
       const i = this.runJob[k];
+      if (i < 0) continue;
       const end = this.start[i] + this.est[i];
       if (end > now) p.reserve(now, end, this.procsN[i]);
     }
     for (let k = this.qh; k < this.queue.length; k++) {
       const i = this.queue[k];
-      const t = this.resAt[i];
+      const t = this.reservation(i);
       if (!Number.isNaN(this.start[i]) || !(t + this.est[i] > t)) continue;
       if (t < now) throw this.fail('batch/reservation', `its reservation at ${t} lies in the past`, i);
       this.book(i, t, `its reservation at ${t} does not fit in the profile`);
     }
   }
+}
+
+const F32 = new Float32Array(1);
+const F32_BITS = new Int32Array(F32.buffer);
+/** The largest 32-bit float ≤ x, for x ≥ 0. */
+function floatBelow(x: number): number {
+  const f = Math.fround(x);
+  if (f <= x) return f;
+  F32[0] = f;
+  F32_BITS[0]--;
+  return F32[0];
 }
 
 /** The backfill index's "no job here": more processors than any job has (jobs have at most 2^31 − 1). */
