@@ -1,9 +1,9 @@
 /**
  * Batch (space-sharing) schedulers on a machine of identical processors:
- * the engine loop. Arrivals (read from the input in submit order) and
- * completions (a heap of running jobs by end) update the family's state
- * (state.ts), then the policy (policies.ts: FCFS, EASY, conservative, or a
- * user policy) decides once per instant which jobs start. Same instant:
+ * the engine loop. It drives the Simulation event core: arrivals (read from
+ * the input in submit order) and completions (events) update the family's
+ * state (state.ts), then the policy (policies.ts: FCFS, EASY, conservative,
+ * or a user policy) decides once per instant which jobs start. Same instant:
  * completions (in start order), a wake-up, arrivals, then the pass.
  *
  * - FCFS: jobs start in submission order; a job that does not fit blocks all
@@ -45,7 +45,7 @@
  * scheduler's bookkeeping, the whole schedule ({@link verifyBatchSchedule}).
  * A policy other than the built-ins always runs with these checks on.
  */
-import { enlarged } from '../../util/arrays';
+import { EventId, Simulation } from '../../engine/events';
 import { InputError } from '../../util/errors';
 import { invariantChecksEnabled } from '../../util/invariants';
 import { WorkloadJob } from '../../workloads/job';
@@ -137,6 +137,11 @@ export function batchEstimate(job: WorkloadJob, estimates: BatchEstimates = 'exa
 /** The named queue orders (a {@link BatchQueueOrder} may also be a function). */
 export const BATCH_QUEUE_ORDERS: readonly string[] = ['fcfs', 'sjf', 'ljf', 'smallest', 'wfp3', 'unicef'];
 
+
+// Event options, shared so the hot path allocates none. Same instant:
+// completions (−1), wake-ups (0), then arrivals, then the scheduling pass.
+const AT_COMPLETION = { priority: -1, kind: 'completion' };
+const AT_WAKEUP = { priority: 0, kind: 'wakeup' };
 
 /** Largest processor count the batch schedulers accept (2^31 − 1, the SWF reader's limit too). */
 export const MAX_PROCS = 2 ** 31 - 1;
@@ -274,15 +279,13 @@ function runBatch(jobs: readonly WorkloadJob[] | JobColumns, options: BatchOptio
   /** The job of arrival rank r. */
   const arrival = (r: number) => (order ? order[r] : r);
 
-  let now = n > 0 ? Math.min(0, submit[arrival(0)]) : 0;
+  const sim = new Simulation({ startTime: n > 0 ? Math.min(0, submit[arrival(0)]) : 0 });
   const state = new BatchState(input, machineSize, submit, runtime, est, procs, order, queueOrder, policy, checks, options.assignProcessors === true, options.onReservation, variant);
   // A user policy sees a read-only view and runs under a guard (guarded.ts); built-ins get the state.
   const decide = builtin ? policy : guardedBatchPolicy(policy, state);
   const completed = checks ? new Uint8Array(n) : undefined;
-  const running = new Completions();
   let nextArrival = 0;
-  // The one pending wake-up (each pass replaces it; Infinity: none).
-  let wakeAt = Infinity;
+  let wakeup: EventId | undefined;
   let lastPass = NaN;
   // Textbook EASY in arrival order starts nothing at an instant with no completion since its
   // last pass when every job that arrived since needs more processors than are free: the jobs
@@ -295,16 +298,17 @@ function runBatch(jobs: readonly WorkloadJob[] | JobColumns, options: BatchOptio
   let fewestArrived = Infinity;
 
   // One scheduling pass per instant, after all its completions, arrivals and wake-ups: the
-  // step that leaves nothing else at this instant runs it.
+  // handler that leaves nothing else at this instant runs it (as an event of the lowest
+  // priority would, without one heap entry per instant: they were half the events).
   const nextSubmit = () => (nextArrival < n ? submit[arrival(nextArrival)] : Infinity);
   const requestPass = () => {
     if (eachEvent) pass();
-    else if (running.nextEnd() !== now && wakeAt !== now && nextSubmit() !== now && !(oncePerInstant && now === lastPass)) {
+    else if (sim.nextTime() !== sim.now && nextSubmit() !== sim.now && !(oncePerInstant && sim.now === lastPass)) {
       if (!(skipIdle && !completedSincePass && fewestArrived > state.free)) pass();
     }
   };
-  const complete = (i: number) => {
-    state.now = now;
+  const complete = (_: Simulation, i: number) => {
+    state.now = sim.now;
     if (completed) {
       if (completed[i]) throw state.fail('batch/once', 'completed twice', i);
       completed[i] = 1;
@@ -314,42 +318,28 @@ function runBatch(jobs: readonly WorkloadJob[] | JobColumns, options: BatchOptio
     decide.onJobCompleted?.(i, state);
     requestPass();
   };
-  state.onStart = (i) => running.push(i, now + runtime[i]);
+  state.onStart = (i) => sim.at(sim.now + runtime[i], complete, AT_COMPLETION, i);
   const pass = () => {
-    lastPass = now;
+    lastPass = sim.now;
     completedSincePass = false;
     fewestArrived = Infinity;
-    state.now = now;
+    state.now = sim.now;
     state.sortQueue();
     state.wakeTime = Infinity;
     const toStart = decide.schedule(state);
     if (toStart) for (const i of toStart) state.startJob(i);
     state.endPass();
-    wakeAt = state.wakeTime;
-  };
-  // Completions and the wake-up up to `until`, in time order; at one instant completions
-  // first (in start order), then the wake-up; the clock ends at `until`.
-  const runUntil = (until: number) => {
-    for (;;) {
-      const end = running.nextEnd();
-      const t = end <= wakeAt ? end : wakeAt;
-      if (t > until || t === Infinity) break;
-      now = t;
-      if (end === t) complete(running.pop());
-      else {
-        wakeAt = Infinity;
-        requestPass();
-      }
-    }
-    if (until !== Infinity && now < until) now = until;
+    sim.cancel(wakeup);
+    wakeup = state.wakeTime < Infinity ? sim.at(state.wakeTime, requestPass, AT_WAKEUP) : undefined;
   };
 
-  // Arrivals are read from the sorted input, completions from their own heap: every
-  // completion up to the next submit time runs first (an arrival sees the processors they
-  // freed), then that instant's jobs arrive.
+
+  // Arrivals are read from the sorted input rather than queued as events: the engine runs
+  // every event up to the next submit time, completions there included (an arrival sees the
+  // processors they freed), then that instant's jobs arrive.
   while (nextArrival < n) {
     const t = submit[arrival(nextArrival)];
-    runUntil(t);
+    sim.run(t);
     state.now = t;
     do {
       const i = arrival(nextArrival++);
@@ -360,14 +350,14 @@ function runBatch(jobs: readonly WorkloadJob[] | JobColumns, options: BatchOptio
     } while (nextArrival < n && submit[arrival(nextArrival)] === t);
     if (!eachEvent) requestPass();
   }
-  runUntil(Infinity);
+  sim.run();
   // AccaSim: processors freed by zero-run-time jobs wait for the next event; after the last one
   // there is none, so the scheduler runs again at that instant until nothing more starts.
   while (oncePerInstant && state.queueLength > 0) {
     const waiting = state.queueLength;
     pass();
-    if (state.queueLength === waiting && running.nextEnd() === Infinity && wakeAt === Infinity) break;
-    runUntil(Infinity);
+    if (state.queueLength === waiting && sim.nextTime() === undefined) break;
+    sim.run();
   }
   const left = state.leftover();
   if (left.length > 0) throw state.fail('batch/started', `${left.length} jobs never started`, left[0]);
@@ -379,67 +369,3 @@ function runBatch(jobs: readonly WorkloadJob[] | JobColumns, options: BatchOptio
   return { n, start: state.start, used: state.used, input, checked: completed !== undefined };
 }
 
-/**
- * Running jobs by actual end, ties in start order: the batch loop's only timed events, in a
- * binary heap on typed arrays. (Through the generic event core — three-key order, handles,
- * handlers — the whole EASY loop on full HPC2N took about 15 % more CPU: bench/easy-c.ts.)
- */
-class Completions {
-  private end = new Float64Array(64);
-  private seq = new Float64Array(64);
-  private job = new Int32Array(64);
-  private count = 0;
-  private started = 0;
-
-  /** The earliest end, Infinity when nothing runs. */
-  nextEnd(): number {
-    return this.count > 0 ? this.end[0] : Infinity;
-  }
-
-  push(job: number, end: number): void {
-    let c = this.count++;
-    if (c === this.job.length) {
-      this.end = enlarged(this.end, c + 1);
-      this.seq = enlarged(this.seq, c + 1);
-      this.job = enlarged(this.job, c + 1);
-    }
-    const seq = this.started++;
-    const { end: e, seq: q, job: j } = this;
-    while (c > 0) {
-      const p = (c - 1) >> 1;
-      if (e[p] < end || (e[p] === end && q[p] < seq)) break;
-      e[c] = e[p];
-      q[c] = q[p];
-      j[c] = j[p];
-      c = p;
-    }
-    e[c] = end;
-    q[c] = seq;
-    j[c] = job;
-  }
-
-  /** Remove the first to end and return its job. */
-  pop(): number {
-    const { end: e, seq: q, job: j } = this;
-    const top = j[0];
-    const n = --this.count;
-    const end = e[n];
-    const seq = q[n];
-    const job = j[n];
-    let c = 0;
-    for (;;) {
-      const l = 2 * c + 1;
-      if (l >= n) break;
-      const m = l + 1 < n && (e[l + 1] < e[l] || (e[l + 1] === e[l] && q[l + 1] < q[l])) ? l + 1 : l;
-      if (end < e[m] || (end === e[m] && seq < q[m])) break;
-      e[c] = e[m];
-      q[c] = q[m];
-      j[c] = j[m];
-      c = m;
-    }
-    e[c] = end;
-    q[c] = seq;
-    j[c] = job;
-    return top;
-  }
-}
