@@ -137,7 +137,6 @@ export function batchEstimate(job: WorkloadJob, estimates: BatchEstimates = 'exa
 /** The named queue orders (a {@link BatchQueueOrder} may also be a function). */
 export const BATCH_QUEUE_ORDERS: readonly string[] = ['fcfs', 'sjf', 'ljf', 'smallest', 'wfp3', 'unicef'];
 
-
 // Event options, shared so the hot path allocates none. Same instant:
 // completions (−1), wake-ups (0), then arrivals, then the scheduling pass.
 const AT_COMPLETION = { priority: -1, kind: 'completion' };
@@ -276,11 +275,9 @@ function runBatch(jobs: readonly WorkloadJob[] | JobColumns, options: BatchOptio
     for (let i = 0; i < n; i++) order[i] = i;
     order.sort((a, b) => submit[a] - submit[b] || a - b);
   }
-  /** The job of arrival rank r. */
-  const arrival = (r: number) => (order ? order[r] : r);
 
-  const sim = new Simulation({ startTime: n > 0 ? Math.min(0, submit[arrival(0)]) : 0 });
   const state = new BatchState(input, machineSize, submit, runtime, est, procs, order, queueOrder, policy, checks, options.assignProcessors === true, options.onReservation, variant);
+  const sim = new Simulation({ startTime: n > 0 ? Math.min(0, submit[state.arrival(0)]) : 0 });
   // A user policy sees a read-only view and runs under a guard (guarded.ts); built-ins get the state.
   const decide = builtin ? policy : guardedBatchPolicy(policy, state);
   const completed = checks ? new Uint8Array(n) : undefined;
@@ -300,7 +297,7 @@ function runBatch(jobs: readonly WorkloadJob[] | JobColumns, options: BatchOptio
   // One scheduling pass per instant, after all its completions, arrivals and wake-ups: the
   // handler that leaves nothing else at this instant runs it (as an event of the lowest
   // priority would, without one heap entry per instant: they were half the events).
-  const nextSubmit = () => (nextArrival < n ? submit[arrival(nextArrival)] : Infinity);
+  const nextSubmit = () => (nextArrival < n ? submit[state.arrival(nextArrival)] : Infinity);
   const requestPass = () => {
     if (eachEvent) pass();
     else if (sim.nextTime() !== sim.now && nextSubmit() !== sim.now && !(oncePerInstant && sim.now === lastPass)) {
@@ -333,21 +330,20 @@ function runBatch(jobs: readonly WorkloadJob[] | JobColumns, options: BatchOptio
     wakeup = state.wakeTime < Infinity ? sim.at(state.wakeTime, requestPass, AT_WAKEUP) : undefined;
   };
 
-
   // Arrivals are read from the sorted input rather than queued as events: the engine runs
   // every event up to the next submit time, completions there included (an arrival sees the
   // processors they freed), then that instant's jobs arrive.
   while (nextArrival < n) {
-    const t = submit[arrival(nextArrival)];
+    const t = submit[state.arrival(nextArrival)];
     sim.run(t);
     state.now = t;
     do {
-      const i = arrival(nextArrival++);
+      const i = state.arrival(nextArrival++);
       state.arrive(i);
       if (procs[i] < fewestArrived) fewestArrived = procs[i];
       decide.onJobSubmitted?.(i, state);
       if (eachEvent) pass();
-    } while (nextArrival < n && submit[arrival(nextArrival)] === t);
+    } while (nextArrival < n && submit[state.arrival(nextArrival)] === t);
     if (!eachEvent) requestPass();
   }
   sim.run();
@@ -368,4 +364,3 @@ function runBatch(jobs: readonly WorkloadJob[] | JobColumns, options: BatchOptio
   }
   return { n, start: state.start, used: state.used, input, checked: completed !== undefined };
 }
-

@@ -79,8 +79,9 @@ export class BatchState implements BatchContext {
   // EASY backfill index over arrival ranks (built on first use): each subtree
   // holds the fewest processors and the shortest estimate among its waiting jobs.
   // Only inner nodes from the second level above the leaves up are stored (a leaf is
-  // read from its job, a node above two leaves from both): fresh memory was a sixth of a run. No job: NO_PROCS processors (more than any job has) and an
-  // infinite estimate. segProcs holds NO_PROCS − the fewest processors, so that zeroed
+  // read from its job, a node above two leaves from both): fresh memory was a sixth of
+  // a run. No job: NO_PROCS processors (more than any job has) and an infinite
+  // estimate. segProcs holds NO_PROCS − the fewest processors, so that zeroed
   // memory reads as "no job" and needs no fill: pages over ranks where no job ever
   // waited are never touched (a fresh page costs about as much as a thousand node updates).
   private size = 0;
@@ -163,8 +164,8 @@ export class BatchState implements BatchContext {
   procs(job: number): number { return this.procsN[job]; }
   estimate(job: number): number { return this.est[job]; }
   rank(job: number): number { return this.rankOf ? this.rankOf[job] : job; }
-  /** The job of arrival rank r. */
-  private arrival(r: number): number { return this.order ? this.order[r] : r; }
+  /** The job of arrival rank r (the engine loop reads arrivals through it too). */
+  arrival(r: number): number { return this.order ? this.order[r] : r; }
   wait(job: number): number { return this.now - this.submitT[job]; }
   isRunning(job: number): boolean { return !Number.isNaN(this.start[job]); }
   estimatedEnd(job: number): number { return this.start[job] + this.est[job]; }
@@ -276,8 +277,9 @@ export class BatchState implements BatchContext {
       const e = this.est[i];
       const booked = this.isBooked(i);
       // Started at its booking: the booked rectangle becomes the running job's.
-      if (!booked || this.reservation(i) !== now) {
-        if (booked) p.release(this.reservation(i), this.reservation(i) + e, this.procsN[i]);
+      const held = this.reservation(i);
+      if (!booked || held !== now) {
+        if (booked) p.release(held, held + e, this.procsN[i]);
         if (now + e > now) {
           this.book(i, now, 'starting it now overlaps reservations in the profile');
         }
@@ -303,7 +305,10 @@ export class BatchState implements BatchContext {
     if (this.promised && time > this.promised[i]) throw this.fail('batch/reservation', `reservation moved later, from ${this.promised[i]} to ${time}, without cancelReservation`, i);
     if (this.prof) {
       const p = this.profile;
-      if (this.isBooked(i)) p.release(this.reservation(i), this.reservation(i) + e, this.procsN[i]);
+      if (this.isBooked(i)) {
+        const held = this.reservation(i);
+        p.release(held, held + e, this.procsN[i]);
+      }
       if (time + e > time) {
         this.book(i, time, `reserved at ${time}, where the profile has fewer than ${this.procsN[i]} processors free`);
       }
@@ -316,7 +321,10 @@ export class BatchState implements BatchContext {
 
   cancelReservation(i: number): void {
     this.checkJob(i, 'cancelReservation');
-    if (this.isBooked(i) && Number.isNaN(this.start[i])) this.profile.release(this.reservation(i), this.reservation(i) + this.est[i], this.procsN[i]);
+    if (this.isBooked(i) && Number.isNaN(this.start[i])) {
+      const held = this.reservation(i);
+      this.profile.release(held, held + this.est[i], this.procsN[i]);
+    }
     this.setReservation(i, NaN);
     if (this.promised) this.promised[i] = Infinity;
   }
