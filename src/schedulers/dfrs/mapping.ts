@@ -540,13 +540,6 @@ export function mcb8Mapping(jobs: readonly ActiveJob[], options: GlobalMappingOp
 }
 
 /**
- * mcb8StretchMapping's placement buffers, reused from call to call (it calls
- * no user code): an attempt packs into `scratch`; when it succeeds, that
- * buffer holds the best packing so far and the other one becomes scratch.
- */
-const stretchOut: Record<'scratch' | 'best', Int32Array> = { scratch: new Int32Array(0), best: new Int32Array(0) };
-
-/**
  * MCB8-stretch (section 4.7): like MCB8, but the binary search is on the
  * inverse s of the estimated maximum stretch at the next scheduling event,
  * (ft + T) / (vt + y T); for a target s each job needs yield
@@ -575,9 +568,6 @@ export function mcb8StretchMapping(
     const cpu = new Float64Array(free.length);
     const mem = Float64Array.from(free, (j) => j.mem);
     const count = Int32Array.from(free, (j) => j.tasks);
-    const freeTasks = count.reduce((a, c) => a + c, 0);
-    stretchOut.scratch = grownInt(stretchOut.scratch, freeTasks);
-    stretchOut.best = grownInt(stretchOut.best, freeTasks);
     const preCpu = new Float64Array(nodeCount);
     const preMem = new Float64Array(nodeCount);
     for (const j of fixedJobs) for (let k = 0; k < j.tasks; k++) preMem[(j.nodes as Int32Array)[k]] += j.mem;
@@ -594,9 +584,7 @@ export function mcb8StretchMapping(
         for (let k = 0; k < j.tasks; k++) preCpu[(j.nodes as Int32Array)[k]] += Math.max(0, y) * j.need;
       }
       for (let i = 0; i < nodeCount; i++) if (preCpu[i] > 1 + EPS || preMem[i] > 1 + EPS) return null;
-      const p = packGroups(cpu, mem, count, nodeCount, variant, { cpu: preCpu, mem: preMem }, stretchOut.scratch);
-      if (p) [stretchOut.scratch, stretchOut.best] = [stretchOut.best, stretchOut.scratch];
-      return p;
+      return packGroups(cpu, mem, count, nodeCount, variant, { cpu: preCpu, mem: preMem });
     };
     let best = attempt(0);
     if (!best) continue;
