@@ -6,9 +6,9 @@
  * Nothing in it is trusted unchecked. An entry is found by a key that holds
  * the digest of the code that is running (every file of the compiled package,
  * or of src/ under ts-node), the versions of its installed dependencies, the
- * Node version and the caller's key; it names
- * the files the computation read with their SHA-256 (or that they did not
- * exist), and is used only if each still has that digest. The entry is sealed
+ * Node version and the caller's key; it names the files the computation read
+ * with their SHA-256 (or that they did not exist), and is used only if each
+ * still has that digest. The entry is sealed
  * by the SHA-256 of its text: a truncated or corrupt entry is ignored and
  * recomputed. Entries are written whole (temporary file, then rename), so two
  * kernels racing on one entry each see a whole one.

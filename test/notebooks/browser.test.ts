@@ -63,16 +63,15 @@ const runs: { file: string; label: string; get: () => Promise<Run> }[] = execute
   : executionOrder(committedNotebooks())
       // In the order the executions finish: each check waits only for its own.
       .filter(([, purpose]) => purpose !== 'determinism')
-      .map(([file, purpose]) => ({ file, label: purpose, purpose }))
-      .map(({ file, label, purpose }) => ({
-      file,
-      label,
-      get: async () => {
-        const run = await execution(file, purpose);
-        expect(run.status, `${file} (${purpose}) failed:\n${run.stderr.slice(-3000)}`).to.equal(0);
-        return { file, label, outRoot: run.outRoot, started: run.started - 1000 };
-      },
-    }));
+      .map(([file, purpose]) => ({
+        file,
+        label: purpose,
+        get: async () => {
+          const run = await execution(file, purpose);
+          expect(run.status, `${file} (${purpose}) failed:\n${run.stderr.slice(-3000)}`).to.equal(0);
+          return { file, label: purpose, outRoot: run.outRoot, started: run.started - 1000 };
+        },
+      }));
 
 function executedPath(outRoot: string, file: string): string {
   const name = path.basename(file, '.ipynb');

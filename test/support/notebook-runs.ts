@@ -182,20 +182,21 @@ export function committedNotebooks(): string[] {
   });
 }
 
-/**
- * Queue every execution the suites will ask for, the long ones first, so
- * that two runners stay busy to the end. The runners take the notebooks a
- * group at a time (as many notebooks as runners) and the executions of a group
- * in turns (first of each, then second of each, ...): two executions of one
- * notebook never start together, so only a notebook's first execution
- * evaluates its claims (its default one, which reads the paper-scale records
- * anyway) and the later ones find them in the cache (src/util/cache.ts).
- */
+/** Queue every execution the suites will ask for, in executionOrder. */
 export function prefetch(defaultRuns: readonly string[]): void {
   for (const [f, p] of executionOrder(defaultRuns)) void execution(f, p);
 }
 
-/** The order in which prefetch queues the executions (the order in which they finish, near enough). */
+/**
+ * The order in which prefetch queues the executions, which is the order they
+ * finish in, near enough: the long ones first, so that two runners stay busy
+ * to the end. The runners take the notebooks a group at a time (as many
+ * notebooks as runners) and the executions of a group in turns (first of
+ * each, then second of each, ...): two executions of one notebook never start
+ * together, so only a notebook's first execution evaluates its claims (its
+ * default one, which reads the paper-scale records anyway) and the later ones
+ * find them in the cache (src/util/cache.ts).
+ */
 export function executionOrder(defaultRuns: readonly string[]): [string, Purpose][] {
   // Heaviest first, by the CPU of their three executions in the last CI run (bench/results/suite.json).
   const heaviest = ['01', '05', '02', '04', '00-batch', '03', '06', '00-quick'];
@@ -226,11 +227,14 @@ const lastRank = new Map<Mocha.Suite, number>();
  * top level: the hook is a root hook, run before any test.)
  */
 export function runLast(suite: Mocha.Suite, rank = 0): void {
+  // One root hook orders them all, once every file has registered its suites.
+  if (lastRank.size === 0) {
+    before(function () {
+      const parent = suite.parent; // the root suite, as for every suite run last
+      if (!parent) return;
+      const last = parent.suites.filter((s) => lastRank.has(s)).sort((a, b) => lastRank.get(a)! - lastRank.get(b)!);
+      parent.suites.splice(0, parent.suites.length, ...parent.suites.filter((s) => !lastRank.has(s)), ...last);
+    });
+  }
   lastRank.set(suite, rank);
-  before(function () {
-    const parent = suite.parent;
-    if (!parent) return;
-    const last = parent.suites.filter((s) => lastRank.has(s)).sort((a, b) => lastRank.get(a)! - lastRank.get(b)!);
-    parent.suites.splice(0, parent.suites.length, ...parent.suites.filter((s) => !lastRank.has(s)), ...last);
-  });
 }
