@@ -9,7 +9,7 @@
  *  - one format at a time (`exportFigure` with that format only): where a figure's cost goes.
  * CPU per stage: the node process (process.cpuUsage) and Chromium (every live descendant process, from /proc).
  * Before the timed runs both renderers draw the six figures as saveFigure does and the bytes are compared
- * (PNG exactly, SVG without plotly's random ids, PDF without its dates: test/support/figure-bytes.ts).
+ * (PNG exactly, SVG without plotly's random ids and in attribute name order, PDF without its dates: test/support/figure-bytes.ts).
  * With `--notebook NAME` it also executes notebooks/NAME.ipynb at quick scale with each renderer in turn
  * (dist/analysis/render.js swapped for the old one, then restored), summing the CPU of every process of the
  * run from /proc (Chromium included), and compares the figure files and the notebook's PNG outputs.
@@ -21,6 +21,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { execFileSync, spawn, spawnSync } from 'child_process';
 import { pdfWithoutDates, svgWithoutIds } from '../test/support/figure-bytes';
+import { sortAttributes } from '../src/analysis/render';
 import { CHROMIUM_CPU_SOURCE, SIX_FIGURES_SOURCE } from './child-sources';
 
 const root = path.resolve(__dirname, '..');
@@ -100,9 +101,10 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
-/** Files (or the same file of two runs) identical up to plotly's ids (SVG) and dates (PDF). */
+/** Files (or the same file of two runs) identical up to plotly's ids and attribute order (SVG; renderers up to 068decb kept plotly's order) and dates (PDF). */
 function same(a: string, b: string): boolean {
-  if (a.endsWith('.svg')) return svgWithoutIds(fs.readFileSync(a, 'utf8')) === svgWithoutIds(fs.readFileSync(b, 'utf8'));
+  const svg = (file: string) => svgWithoutIds(sortAttributes(fs.readFileSync(file, 'utf8')));
+  if (a.endsWith('.svg')) return svg(a) === svg(b);
   if (a.endsWith('.pdf')) return pdfWithoutDates(fs.readFileSync(a)) === pdfWithoutDates(fs.readFileSync(b));
   return fs.readFileSync(a).equals(fs.readFileSync(b));
 }

@@ -350,13 +350,30 @@ export async function plotlyBundleFor(fig: Figure): Promise<PlotlyBundle> {
   return (await page.evaluate(bundleKnows, JSON.parse(JSON.stringify(fig)) as PageFigure)) ? 'basic' : 'full';
 }
 
+/**
+ * An SVG with every element's attributes in name order. Chromium adds an
+ * element's style attribute when something reads it, not when plotly sets the
+ * style, so the order of plotly's attributes depends on what ran in between:
+ * a figure's first layout in a page (texts plotly measures) writes the legend's
+ * `style` before its `width`, later ones after it, and the root's `style` came
+ * before or after `viewBox` from one `toImage` call to the next. Sorted, an
+ * SVG's bytes are the same whatever the page drew before.
+ */
+export function sortAttributes(svg: string): string {
+  const name = (attribute: string) => attribute.slice(0, attribute.indexOf('='));
+  return svg.replace(/<([A-Za-z][\w:.-]*)((?:\s+[^\s=/>]+="[^"]*")+)(\s*\/?)>/g, (_, tag: string, attributes: string, end: string) => {
+    const sorted = (attributes.match(/[^\s=]+="[^"]*"/g) as string[]).sort((a, b) => (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0));
+    return `<${tag} ${sorted.join(' ')}${end}>`;
+  });
+}
+
 /** The figure laid out once, giving its SVG (when `svg`) and its PNGs at `scales`: one page round trip when the basic bundle draws it (nearly always). */
 async function draw(fig: Figure, svg: boolean, scales: number[]): Promise<{ svg: string; png: Record<string, Buffer> }> {
   const s = await getSession();
   const args = { f: JSON.parse(JSON.stringify(fig)) as PageFigure, svg, scales, onlyIfKnown: true, knows: bundleKnows.toString() };
   const drawing = (await (await plotlyPage(s, 'basic')).evaluate(drawInPage, args)) ?? (await (await plotlyPage(s, 'full')).evaluate(drawInPage, { ...args, onlyIfKnown: false }));
   if (drawing === null) throw new Error('plotly drew no image');
-  return { svg: drawing.svg ?? '', png: Object.fromEntries(Object.entries(drawing.png).map(([scale, b64]) => [scale, Buffer.from(b64, 'base64')])) };
+  return { svg: sortAttributes(drawing.svg ?? ''), png: Object.fromEntries(Object.entries(drawing.png).map(([scale, b64]) => [scale, Buffer.from(b64, 'base64')])) };
 }
 
 function checkFormat(format: string, caller: string): asserts format is ImageFormat {
@@ -406,6 +423,8 @@ async function pdfOf(fig: Figure, svg: string): Promise<Buffer> {
  * Write a figure at publication size: `<base>.svg`, `<base>.png` and `<base>.pdf`
  * (or only the formats asked for). With SCHEDLAB_IMAGES=off it draws nothing
  * and writes the figure's plotly spec, `<base>.json`. Returns the paths written.
+ * The SVG's attributes are in name order (`sortAttributes`): a figure's files
+ * are the same bytes whatever the renderer drew before (plotly's ids aside).
  */
 export async function exportFigure(fig: Figure, base: string, options: { formats?: ImageFormat[]; scale?: number } = {}): Promise<string[]> {
   if (imagesMode() === 'off') return [writeFigureSpec(fig, base)];
@@ -413,9 +432,7 @@ export async function exportFigure(fig: Figure, base: string, options: { formats
   for (const fmt of formats) checkFormat(fmt, 'exportFigure');
   makeFolder(path.dirname(path.resolve(base)));
   const scale = options.scale ?? 2;
-  // One layout gives every format (the PDF prints the SVG). Not the one `show` drew: a
-  // figure's first layout in a page (texts plotly has not measured before) can write some
-  // attributes in another order than its later ones, and the files always came from a later one.
+  // One layout gives every format (the PDF prints the SVG).
   const drawing = await draw(fig, formats.includes('svg') || formats.includes('pdf'), formats.includes('png') ? [scale] : []);
   const written: string[] = [];
   for (const fmt of formats) {

@@ -15,3 +15,15 @@ export function svgWithoutIds(svg: string): string {
 export function pdfWithoutDates(pdf: Buffer): string {
   return pdf.toString('latin1').replace(/\/(CreationDate|ModDate) \(D:[^)]*\)/g, '/$1 ()');
 }
+
+/**
+ * Where two texts first differ, with a little of each around it (null when
+ * equal): a readable failure for texts too long for a diff.
+ */
+export function firstDifference(a: string, b: string): string | null {
+  if (a === b) return null;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  const around = (s: string) => JSON.stringify(s.slice(Math.max(0, i - 60), i + 60));
+  return `character ${i} of ${a.length} / ${b.length}: ${around(a)} / ${around(b)}`;
+}
