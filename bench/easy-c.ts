@@ -3,7 +3,8 @@
  * program bench/reference/easy.c, side by side, C and ours alternately.
  *  - In-process: simulateBatchColumns (columns in, start times out) against
  *    the C program's own timing of its loop (same input, same output), per
- *    round; every start time compared.
+ *    round, and the plain-TypeScript port of the C program
+ *    (bench/reference/easy.ts) in the same rounds; every start time compared.
  *  - Whole process: `schedlab simulate --trace FILE --policy easy
  *    --estimates requested --out CSV` against `easy FILE CSV` (gzip SWF in,
  *    the same per-job CSV out, byte for byte), CPU and wall time of each
@@ -20,6 +21,7 @@ import { execFileSync, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { easyReference } from './reference/easy';
 
 const arg = (name: string, fallback: string) => {
   const k = process.argv.indexOf(`--${name}`);
@@ -72,7 +74,12 @@ async function main() {
     for (let i = 0; i < n; i++) input += `${c.submit[i]} ${c.runtime[i]} ${c.procs[i]} ${est(i)}\n`;
     // Wall and CPU time of the loop alone (C: its own clocks; ours: hrtime and process.cpuUsage). On a shared
     // machine the CPU ratio is the steadier one: waiting for a core counts in wall time only.
-    const inProcess = { c: [] as number[], ours: [] as number[], ratio: [] as number[], cCpu: [] as number[], oursCpu: [] as number[], cpuRatio: [] as number[], load: [] as number[] };
+    const inProcess = { c: [] as number[], ours: [] as number[], ratio: [] as number[], cCpu: [] as number[], oursCpu: [] as number[], cpuRatio: [] as number[], load: [] as number[], port: [] as number[], portRatio: [] as number[] };
+    // The plain-TypeScript port of easy.c (bench/reference/easy.ts: same rules and data structures,
+    // no event core, no policy interface) in the same rounds: what the language alone costs.
+    const estimate = Float64Array.from({ length: n }, (_, i) => est(i));
+    const procs = Int32Array.from(c.procs);
+    let portDiffer = 0;
     let differ = 0;
     for (let k = 0; k < IN_PROCESS_ROUNDS; k++) {
       const r = spawnSync(bin, [], { input, maxBuffer: 1 << 28 });
@@ -91,9 +98,15 @@ async function main() {
       inProcess.oursCpu.push(oursCpu);
       inProcess.cpuRatio.push(oursCpu / (cCpu * 1000));
       inProcess.load.push(load1());
+      const tp = process.hrtime.bigint();
+      const portStart = easyReference(c.submit, c.runtime, procs, estimate, machineSize);
+      const portMs = ms(tp);
+      inProcess.port.push(portMs);
+      inProcess.portRatio.push(portMs / cMs);
       if (k === 0) {
         const cStarts = r.stdout.toString().trim().split('\n').map(Number);
         for (let i = 0; i < n; i++) if (cStarts[i] !== start[i]) differ++;
+        for (let i = 0; i < n; i++) if (portStart[i] !== start[i]) portDiffer++;
       }
     }
 
@@ -178,6 +191,10 @@ async function main() {
         oursCpuMedianMs: r4(median(inProcess.oursCpu)),
         cpuRatioMedian: +median(inProcess.cpuRatio).toFixed(2),
         jobsWithDifferentStart: differ,
+        portMedianMs: r4(median(inProcess.port)),
+        portRatioMedian: +median(inProcess.portRatio).toFixed(2),
+        oursToPortMedian: +(median(inProcess.ours) / median(inProcess.port)).toFixed(2),
+        portJobsWithDifferentStart: portDiffer,
         meetsTarget: median(inProcess.ratio) <= TARGET,
         load1: inProcess.load,
       },
