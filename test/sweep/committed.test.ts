@@ -10,12 +10,13 @@ import {
   loadCommittedResults,
   PaperExperiment,
   publishPaperResults,
+  rotatingSample,
   runSpanMs,
   runPaperSweep,
   sampleCells,
   verifyCommittedSample,
 } from '../../src/sweep/papers';
-import { serializeRecord } from '../../src/sweep/store';
+import { ResultRecord, serializeRecord } from '../../src/sweep/store';
 
 const FIXTURE = path.join(__dirname, 'fixtures', 'cells.ts');
 const quiet = { progress: 'none' as const, log: () => {} };
@@ -136,5 +137,34 @@ describe('committed paper-scale results', () => {
     expect(a).to.have.length(3); // at least one per algorithm, even above the requested size
     expect(new Set(sampleCells(c.records, 2, 7, 'algorithm').map((r) => r.params.algorithm))).to.deep.equal(new Set(['a', 'b', 'c']));
     expect(sampleCells(c.records, 5, 8).map((r) => r.key)).to.not.deep.equal(sampleCells(c.records, 5, 9).map((r) => r.key));
+  });
+
+  it("the rotating sample: the size asked for, of distinct cheap cells, on every day; every stratum once every `blocks` days", () => {
+    // Strata of 6, 7 and 1 cells, run times 1..n ms: the cheap half of each is at most its median.
+    const record = (algorithm: string, x: number, ms: number) => ({ key: `${algorithm}${x}`, params: { algorithm, x }, run: { durationMs: ms } }) as unknown as ResultRecord;
+    const records = [...[1, 2, 3, 4, 5, 6].map((x) => record('a', x, x)), ...[1, 2, 3, 4, 5, 6, 7].map((x) => record('b', x, x)), record('c', 1, 1)];
+    const cheapCount = 3 + 4 + 1;
+    for (let rotation = -3; rotation < 12; rotation++) {
+      for (const size of [1, 2, 3, 5, 8, 20]) {
+        const s = rotatingSample(records, size, { stratify: 'algorithm', rotation });
+        const keys = s.cells.map((r) => r.key);
+        expect(new Set(keys).size, `rotation ${rotation}, size ${size}: distinct`).to.equal(keys.length);
+        // One per stratum first, then more cheap ones until the size is reached or none is left.
+        expect(keys, `rotation ${rotation}, size ${size}`).to.have.length(size < 3 ? size : Math.min(size, cheapCount));
+        for (const r of s.cells) expect(r.run.durationMs, r.key).to.be.at.most(r.params.algorithm === 'b' ? 4 : 3);
+      }
+    }
+    // One cell a day: each of the three strata once every three days.
+    const days = [0, 1, 2].map((rotation) => rotatingSample(records, 1, { stratify: 'algorithm', rotation }));
+    expect(days[0].blocks).to.equal(3);
+    expect(new Set(days.flatMap((d) => d.covered))).to.deep.equal(new Set(['"a"', '"b"', '"c"']));
+    // The budget bounds the extra cells only: one per stratum always, more while the total stays within it.
+    for (const budgetMs of [0, 8, 12]) {
+      const lean = rotatingSample(records, 8, { stratify: 'algorithm', rotation: 0, budgetMs });
+      const total = lean.cells.reduce((a, r) => a + r.run.durationMs, 0);
+      expect(lean.cells.length === 3 || total <= budgetMs, `budget ${budgetMs}: ${lean.cells.length} cells, ${total} ms`).to.equal(true);
+      expect(lean.cells.length, `budget ${budgetMs}`).to.be.at.least(3);
+    }
+    expect(rotatingSample(records, 8, { stratify: 'algorithm', rotation: 0, budgetMs: 0 }).cells).to.have.length(3);
   });
 });

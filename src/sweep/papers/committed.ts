@@ -463,7 +463,8 @@ export function rotatingSample(records: readonly ResultRecord[], size: number, o
   const block = ((rotation % blocks) + blocks) % blocks;
   const covered = strata.slice(block * perBlock, (block + 1) * perBlock);
   const cells = covered.map((v) => (cheap.get(v) as ResultRecord[])[0]).filter((r) => r !== undefined);
-  // Fewer strata than cells asked for: more cheap cells, round-robin over the strata, from this rotation on, within the budget.
+  // Fewer strata than cells asked for: more cheap cells, round-robin over the strata, within the budget;
+  // each stratum's others (its first is already in) in an order that starts further on each rotation.
   const budget = options.budgetMs ?? 20_000;
   let spent = cells.reduce((a, r) => a + r.run.durationMs, 0);
   for (let k = 1; cells.length < size && k < records.length; k++) {
@@ -471,8 +472,8 @@ export function rotatingSample(records: readonly ResultRecord[], size: number, o
     for (const v of covered) {
       const g = cheap.get(v) as ResultRecord[];
       if (g.length <= k || cells.length >= size) continue;
-      const r = g[(k + rotation) % g.length];
-      if (cells.includes(r) || spent + r.run.durationMs > budget) continue;
+      const r = g[1 + ((((k - 1 + rotation) % (g.length - 1)) + (g.length - 1)) % (g.length - 1))];
+      if (spent + r.run.durationMs > budget) continue;
       cells.push(r);
       spent += r.run.durationMs;
       added = true;
