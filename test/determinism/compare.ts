@@ -39,6 +39,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import { firstDifference } from '../support/figure-bytes';
 
 /** Aggregate suffixes stripped before the run-time test. */
 const AGGREGATE_SUFFIX = /([ _](avg|mean|max|min|std|sd|ci95|median))+$/i;
@@ -309,21 +310,13 @@ export interface NotebookComparison {
 }
 
 /** First line where two texts differ, for the report. */
-function firstDifference(a: string, b: string): string {
+function firstLineDifference(a: string, b: string): string {
   const la = a.split('\n');
   const lb = b.split('\n');
   for (let i = 0; i < Math.max(la.length, lb.length); i++) {
     if (la[i] !== lb[i]) return `line ${i + 1}: "${(la[i] ?? '').slice(0, 160)}" vs "${(lb[i] ?? '').slice(0, 160)}"`;
   }
   return 'texts differ';
-}
-
-/** Where two one-line JSON texts first differ, with some context. */
-function firstJsonDifference(a: string, b: string): string {
-  let i = 0;
-  while (i < a.length && a[i] === b[i]) i++;
-  const from = Math.max(0, i - 60);
-  return `at character ${i}: "${a.slice(from, i + 60)}" vs "${b.slice(from, i + 60)}"`;
 }
 
 /**
@@ -376,7 +369,7 @@ export function compareNotebooks(name: string, a: { cells: NbCell[] }, b: { cell
       }
       const na = normalizeText(withoutRoot(ta, roots[0]));
       const nb = normalizeText(withoutRoot(tb, roots[1]));
-      if (na !== nb) differ(`code cell ${k + 1}, output ${m + 1}: ${firstDifference(na, nb)}`);
+      if (na !== nb) differ(`code cell ${k + 1}, output ${m + 1}: ${firstLineDifference(na, nb)}`);
     });
     const sa = (cell.outputs ?? []).map(chartSpec);
     const sb = (cb[k].outputs ?? []).map(chartSpec);
@@ -390,7 +383,7 @@ export function compareNotebooks(name: string, a: { cells: NbCell[] }, b: { cell
       }
       const ja = chartText(JSON.parse(withoutRoot(JSON.stringify(specA), roots[0])));
       const jb = chartText(JSON.parse(withoutRoot(JSON.stringify(specB), roots[1])));
-      if (ja !== jb) differ(`code cell ${k + 1}, output ${m + 1} (chart): ${firstJsonDifference(ja, jb)}`);
+      if (ja !== jb) differ(`code cell ${k + 1}, output ${m + 1} (chart): ${firstDifference(ja, jb)}`);
     });
   });
   return out;

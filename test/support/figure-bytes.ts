@@ -2,7 +2,8 @@
  * Comparing two renderings of a figure byte for byte, with what plotly or
  * Chromium make up afresh every time set aside: plotly's random ids in an SVG
  * (the layout's `defs-…`/`clip…` id, each trace's `trace…` class and colorbar
- * gradient `…-cb…`), numbered in order of first appearance, and a PDF's dates.
+ * gradient `…-cb…`), numbered in order of first appearance, and a PDF's dates;
+ * and where two such texts (or two charts' plotly JSON) first differ.
  */
 export function svgWithoutIds(svg: string): string {
   const ids: string[] = [];
