@@ -19,6 +19,8 @@ import * as path from 'path';
 import * as zlib from 'zlib';
 import { canonicalJson, Json } from '../src/sweep/grid';
 import { experiment } from '../src/sweep/papers/01-dfrs-vs-batch';
+import { withoutFields } from '../src/sweep/papers/committed';
+import { readResultsFile } from '../src/sweep/store';
 
 interface Rec {
   key: string;
@@ -31,12 +33,9 @@ interface Rec {
 const [resultsFile, committedFile, label, note] = process.argv.slice(2);
 if (!resultsFile || !committedFile || !label) throw new Error('usage: bench/dfrs-appendix.ts RESULTS.jsonl COMMITTED.jsonl.gz LABEL [NOTE]');
 const timing = new Set(experiment.timingFields ?? []);
-const withoutTiming = (v: Json): Json =>
-  Array.isArray(v) ? v.map(withoutTiming) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).filter(([k]) => !timing.has(k)).map(([k, x]) => [k, withoutTiming(x as Json)])) : v;
-const lines = (text: string) => text.split('\n').filter((l) => l.startsWith('{'));
-
+const withoutTiming = (v: Json): Json => withoutFields(v, timing);
 const committed = new Map<string, Rec>();
-for (const l of lines(zlib.gunzipSync(fs.readFileSync(committedFile)).toString('utf8'))) {
+for (const l of zlib.gunzipSync(fs.readFileSync(committedFile)).toString('utf8').split('\n').filter((line) => line.startsWith('{'))) {
   const r = JSON.parse(l) as Rec;
   committed.set(r.key, r);
 }
@@ -53,8 +52,9 @@ let differ = 0;
 let failed = 0;
 let unknown = 0;
 let firstDiffering: string | null = null;
-for (const l of lines(fs.readFileSync(resultsFile, 'utf8'))) {
-  const r = JSON.parse(l) as Rec;
+const run = readResultsFile(resultsFile);
+if (run.invalid.length) throw new Error(`${resultsFile}: ${run.invalid.length} invalid lines, the first at line ${run.invalid[0].line}: ${run.invalid[0].reason}`);
+for (const r of run.records as unknown as Rec[]) {
   if (r.status !== 'ok') {
     failed++;
     continue;

@@ -26,7 +26,7 @@ import * as path from 'path';
 import { canonicalJson, defineSweep, Json, REPLICATION, sweepCells } from '../src/sweep/grid';
 import type { runSweep } from '../src/sweep/run';
 import { readResultsFile } from '../src/sweep/store';
-import { loadCommittedResults } from '../src/sweep/papers/committed';
+import { loadCommittedResults, withoutFields } from '../src/sweep/papers/committed';
 import { experiment, paperSweep } from '../src/sweep/papers/01-dfrs-vs-batch';
 import { createRng } from '../src/util/random';
 
@@ -42,11 +42,7 @@ const cpu = () => {
 };
 const load = () => +os.loadavg()[0].toFixed(2);
 const timing = new Set(experiment.timingFields ?? []);
-function withoutTiming(v: Json): Json {
-  if (Array.isArray(v)) return v.map(withoutTiming);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).filter(([k]) => !timing.has(k)).map(([k, x]) => [k, withoutTiming(x)]));
-  return v;
-}
+const withoutTiming = (v: Json): Json => withoutFields(v, timing);
 const traceOf = (p: Record<string, unknown>) => canonicalJson({ trace_set: p.trace_set, trace_index: p.trace_index, load: p.load } as Json);
 
 async function main(): Promise<void> {

@@ -370,7 +370,7 @@ function readAndCheck(experiment: PaperExperiment, sweep: SweepDefinition, file:
 }
 
 /** Remove every key named in `fields`, at any depth (timing fields are not results). */
-function withoutFields(value: Json, fields: ReadonlySet<string>): Json {
+export function withoutFields(value: Json, fields: ReadonlySet<string>): Json {
   if (Array.isArray(value)) return value.map((v) => withoutFields(v, fields));
   if (value && typeof value === 'object') {
     const out: Record<string, Json> = {};
@@ -472,7 +472,8 @@ export function rotatingSample(records: readonly ResultRecord[], size: number, o
     for (const v of covered) {
       const g = cheap.get(v) as ResultRecord[];
       if (g.length <= k || cells.length >= size) continue;
-      const r = g[1 + ((((k - 1 + rotation) % (g.length - 1)) + (g.length - 1)) % (g.length - 1))];
+      const others = g.length - 1;
+      const r = g[1 + ((((k - 1 + rotation) % others) + others) % others)];
       if (spent + r.run.durationMs > budget) continue;
       cells.push(r);
       spent += r.run.durationMs;
