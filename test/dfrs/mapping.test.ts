@@ -7,8 +7,10 @@ import {
   mcb8Mapping,
   mcb8StretchMapping,
   preemptiveGreedy,
+  sortedByPriority,
   usageOf,
 } from '../../src/schedulers/dfrs/mapping';
+import { createRng } from '../../src/util/random';
 
 /** A running or waiting job for the mappers; priority = ft / vt². */
 function job(order: number, o: Omit<Partial<ActiveJob>, 'nodes'> & { nodes?: number[] | null }): ActiveJob {
@@ -33,6 +35,37 @@ describe('dfrs priority', () => {
     const b = job(1, { flowTime: 100, virtualTime: 10 });
     const c = job(2, { flowTime: 0, virtualTime: 0 });
     expect([a, b, c].sort(byPriority).map((j) => j.order)).to.deep.equal([2, 1, 3]);
+  });
+});
+
+describe('dfrs sortedByPriority', () => {
+  it('gives byPriority\'s order at every call of a sequence (ties, infinities, signed zeros, jobs coming and going, a second run)', () => {
+    const rng = createRng(3);
+    let pool = Array.from({ length: 300 }, (_, k) => job(k, {}));
+    for (let t = 0; t < 600; t++) {
+      // Another run: the same orders on new objects (the last order must not be taken for theirs).
+      if (t % 200 === 0) pool = pool.map((j) => ({ ...j }));
+      const from = rng.int(0, 40);
+      const jobs = pool.slice(from, from + rng.int(0, 250)).filter(() => rng.next() < 0.9);
+      for (const j of jobs) {
+        const u = rng.next();
+        const old = j.priority;
+        // Mostly small moves from the last priority (as between decisions), some jumps and ties.
+        j.priority = u < 0.2 ? Infinity : u < 0.3 ? 5 : u < 0.33 ? 0 : u < 0.36 ? -0 : u < 0.38 ? -Infinity : old !== undefined && Number.isFinite(old) && u < 0.8 ? old * (1 + 0.01 * rng.next()) : 100 * rng.next();
+      }
+      const got = sortedByPriority(jobs);
+      const want = [...jobs].sort(byPriority);
+      expect(got.map((j) => j.order)).to.deep.equal(want.map((j) => j.order));
+      expect(got.every((j, i) => j === want[i])).to.equal(true);
+    }
+  });
+
+  it('sorts by byPriority itself when a priority is NaN, and computes missing priorities from flow and virtual time', () => {
+    const jobs = [job(0, { flowTime: 10, virtualTime: 2 }), job(1, { flowTime: 10, virtualTime: 1 }), job(2, {}), job(3, { flowTime: 4, virtualTime: 1 })];
+    expect(sortedByPriority(jobs).map((j) => j.order)).to.deep.equal([2, 1, 3, 0]);
+    const withNaN = jobs.map((j) => ({ ...j }));
+    withNaN[1].priority = NaN;
+    expect(sortedByPriority(withNaN)).to.deep.equal([...withNaN].sort(byPriority));
   });
 });
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { CAPACITY_EPSILON, McbVariant, mcbSortKey, packArrays } from '../../src/schedulers/packing';
+import { CAPACITY_EPSILON, McbVariant, mcbSortKey, packArrays, packGroups, packsMemoryOnly } from '../../src/schedulers/packing';
 
 /**
  * The packer as the papers describe it, scanning item by item from the head
@@ -92,5 +92,51 @@ describe('packing: packArrays on groups of equal items', () => {
     // Both outcomes must be exercised for the comparison to mean anything.
     expect(packed).to.be.greaterThan(50);
     expect(failed).to.be.greaterThan(50);
+  });
+});
+
+describe('packing: packsMemoryOnly (MCB8 with no CPU)', () => {
+  // Memory sizes with exact and inexact float sums (0.1 + 0.2, 1/3), equal
+  // sizes in several groups, size 0, and bins that start alike (the repeat).
+  const size = fc.oneof(fc.constantFrom(0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 1 / 3, 0.4, 0.5, 0.6, 0.7, 0.75, 1), fc.double({ min: 0, max: 1, noNaN: true }));
+  const instance = fc.record({
+    groups: fc.array(fc.record({ mem: size, count: fc.integer({ min: 0, max: 12 }) }), { maxLength: 20 }),
+    bins: fc.integer({ min: 0, max: 25 }),
+    preload: fc.option(fc.array(fc.constantFrom(0, 0, 0, 0.1, 0.3, 0.5, 0.75, 1, 0.6408), { minLength: 25, maxLength: 25 }), { nil: undefined }),
+  });
+
+  it('answers as packGroups and as the item-by-item packer with every CPU size 0', () => {
+    let packed = 0;
+    let failed = 0;
+    fc.assert(
+      fc.property(instance, ({ groups, bins, preload }) => {
+        const mem = groups.map((g) => g.mem);
+        const count = groups.map((g) => g.count);
+        const preMem = preload?.slice(0, bins);
+        const zeros = new Array(bins).fill(0);
+        const got = packsMemoryOnly(mem, count, bins, preMem);
+        const grouped = packGroups(new Array(groups.length).fill(0), mem, count, bins, 8, preMem && { cpu: zeros, mem: preMem });
+        const items = groups.flatMap((g) => new Array<number>(g.count).fill(g.mem));
+        const itemByItem = packItemByItem(new Array(items.length).fill(0), items, bins, 8, preMem && { cpu: zeros, mem: preMem });
+        if (got) packed++;
+        else failed++;
+        expect(got).to.equal(grouped !== null);
+        expect(got).to.equal(itemByItem !== null);
+      }),
+      { numRuns: 3000, seed: 29 },
+    );
+    expect(packed).to.be.greaterThan(300);
+    expect(failed).to.be.greaterThan(300);
+  });
+
+  it('repeats a bin only while no group runs out (the last item of a group placed in the next like bin)', () => {
+    // Bin 0 takes 0.804 and 0.15 (0.15 runs out); bins 1, 3 and 4 take one 0.804 each; bin 2 (0.64 used) none.
+    const mem = [0.15, 0.804208817488588];
+    const pre = [0, 0, 0.6408408182400199, 0, 0, 0];
+    expect(packsMemoryOnly(mem, [1, 4], 6, pre)).to.equal(true);
+    expect(packsMemoryOnly(mem, [1, 5], 6, pre)).to.equal(true);
+    expect(packsMemoryOnly(mem, [1, 6], 6, pre)).to.equal(false);
+    expect(packsMemoryOnly([0.5], [12], 6)).to.equal(true);
+    expect(packsMemoryOnly([0.5], [13], 6)).to.equal(false);
   });
 });

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import {
   packVectors,
   maximizeMinYield,
+  maximizeMinYieldOfJobs,
   mcbSortKey,
   yieldUpperBound,
   placementMinYield,
@@ -126,6 +127,39 @@ describe('packing: binary search on the yield', () => {
     expect(r.placement.slice(0, 2)).to.deep.equal([0, 0]);
     expect(r.placement[2]).to.equal(1);
     expect(r.yield).to.be.closeTo(0.5, EPS);
+  });
+
+  it('on jobs (maximizeMinYieldOfJobs) answers bit for bit as on their tasks listed one by one, with or without a reused buffer', () => {
+    const size = fc.constantFrom(0.05, 0.1, 0.2, 0.25, 0.3, 1 / 3, 0.5, 0.6, 1);
+    const job = fc.record({ tasks: fc.integer({ min: 0, max: 5 }), cpuNeed: size, mem: size, pinned: fc.boolean(), seed: fc.nat(100) });
+    const out = new Int32Array(200).fill(-7);
+    let found = 0;
+    fc.assert(
+      fc.property(fc.array(job, { maxLength: 12 }), fc.integer({ min: 1, max: 6 }), (list, hosts) => {
+        const jobs = list.map((j) => ({ tasks: j.tasks, cpuNeed: j.cpuNeed, mem: j.mem, hosts: j.pinned ? Array.from({ length: j.tasks }, (_, k) => (j.seed + k) % hosts) : null }));
+        const tasks = tasksOfJobs(jobs.filter((j) => j.tasks > 0));
+        const fixedHost = jobs.filter((j) => j.tasks > 0).flatMap((j) => (j.hosts ? j.hosts : new Array(j.tasks).fill(null)));
+        const want = tasks.length === 0 ? null : maximizeMinYield(tasks, hosts, { fixedHost });
+        const got = maximizeMinYieldOfJobs(jobs, hosts);
+        const into = maximizeMinYieldOfJobs(jobs, hosts, { out });
+        if (tasks.length === 0) return;
+        if (want === null) {
+          expect(got).to.equal(null);
+          expect(into).to.equal(null);
+          return;
+        }
+        found++;
+        for (const r of [got, into]) {
+          expect(r).to.not.equal(null);
+          expect(Object.is(r!.yield, want.yield)).to.equal(true);
+          expect(Object.is(r!.searchedYield, want.searchedYield)).to.equal(true);
+          expect(Array.from(r!.placement)).to.deep.equal(want.placement);
+        }
+        expect(into!.placement.buffer).to.equal(out.buffer);
+      }),
+      { numRuns: 400, seed: 31 },
+    );
+    expect(found).to.be.greaterThan(100);
   });
 
   it('result is a valid packing at the returned yield (property)', () => {

@@ -8,7 +8,7 @@
  * which jobs are offered to it, which tasks keep their node (minvt/minft) and
  * which jobs are dropped when nothing fits.
  */
-import { CAPACITY_EPSILON, McbVariant, maximizeMinYieldOfJobs, packGroups, YieldJob, YieldJobsResult } from '../packing';
+import { CAPACITY_EPSILON, McbVariant, maximizeMinYieldOfJobs, packGroups, packsMemoryOnly, YieldJob, YieldJobsResult } from '../packing';
 import { yieldForInverseStretch } from './allocation';
 import { grownFloat, grownInt } from '../../util/arrays';
 import { InputError } from '../../util/errors';
@@ -55,6 +55,134 @@ export function byPriority(a: ActiveJob, b: ActiveJob): number {
   const pb = b.priority ?? jobPriority(b.flowTime, b.virtualTime);
   if (pa !== pb) return pa > pb ? -1 : 1;
   return a.order - b.order;
+}
+
+/** sortedByPriority's keys and marks, reused from call to call, and its last answer. */
+let priorityKeys: Float64Array = new Float64Array(0);
+let priorityOrder: Float64Array = new Float64Array(0);
+let positionOf: Int32Array = new Int32Array(0);
+let previousSorted: readonly ActiveJob[] = [];
+
+/**
+ * The jobs sorted by `byPriority` (a new array). With every priority a number
+ * (not NaN) that order is strict and total, so any sort gives it: the
+ * priorities are read once and the sort compares numbers, not jobs, starting
+ * from the last call's order (the jobs still there, then the new ones).
+ * Priorities change little from one decision to the next, so that start is
+ * nearly sorted and the (adaptive) sort makes about one pass instead of
+ * n log n comparisons. A policy's NaN priority: sorted by `byPriority` itself.
+ */
+export function sortedByPriority(jobs: readonly ActiveJob[]): ActiveJob[] {
+  const n = jobs.length;
+  priorityKeys = grownFloat(priorityKeys, n);
+  priorityOrder = grownFloat(priorityOrder, n);
+  const key = priorityKeys;
+  const order = priorityOrder;
+  for (let i = 0; i < n; i++) {
+    const j = jobs[i];
+    const p = j.priority ?? jobPriority(j.flowTime, j.virtualTime);
+    if (Number.isNaN(p)) return (previousSorted = [...jobs].sort(byPriority));
+    key[i] = p;
+    order[i] = j.order;
+  }
+  const index = sortByPriorityKeys(startingOrder(jobs), n, key, order);
+  const out: ActiveJob[] = new Array(n);
+  for (let i = 0; i < n; i++) out[i] = jobs[index[i]];
+  return (previousSorted = out);
+}
+
+let mergeBuffer: Int32Array = new Int32Array(0);
+
+/**
+ * Sort `index[0 .. n-1]` by key descending, then order ascending (a strict
+ * total order: keys are not NaN, orders distinct): a natural merge sort, so a
+ * nearly sorted start (a few long runs) costs about one pass; the comparisons
+ * are inline. Returns the sorted array (`index` or the merge buffer).
+ */
+function sortByPriorityKeys(index: Int32Array, n: number, key: Float64Array, order: Float64Array): Int32Array {
+  mergeBuffer = grownInt(mergeBuffer, n);
+  let from = index;
+  let to = mergeBuffer;
+  // Each pass halves the runs: more than 53 passes would mean a broken order.
+  for (let pass = 0; pass < 64; pass++) {
+    // Merge each pair of consecutive runs of `from` into `to`.
+    let runs = 0;
+    let i = 0;
+    while (i < n) {
+      let mid = i + 1;
+      while (mid < n && !(key[from[mid]] > key[from[mid - 1]] || (key[from[mid]] === key[from[mid - 1]] && order[from[mid]] < order[from[mid - 1]]))) mid++;
+      let end = mid;
+      if (end < n) {
+        end++;
+        while (end < n && !(key[from[end]] > key[from[end - 1]] || (key[from[end]] === key[from[end - 1]] && order[from[end]] < order[from[end - 1]]))) end++;
+      }
+      runs++;
+      let a = i;
+      let b = mid;
+      let k = i;
+      while (a < mid && b < end) {
+        const x = from[a];
+        const y = from[b];
+        // y first when it sorts before x.
+        if (key[y] > key[x] || (key[y] === key[x] && order[y] < order[x])) {
+          to[k++] = y;
+          b++;
+        } else {
+          to[k++] = x;
+          a++;
+        }
+      }
+      while (a < mid) to[k++] = from[a++];
+      while (b < end) to[k++] = from[b++];
+      i = end;
+    }
+    const t = from;
+    from = to;
+    to = t;
+    if (runs <= 1) return from;
+  }
+  throw new InvariantError('dfrs/priority-sort', `the priority order did not settle on ${n} jobs`);
+}
+
+/**
+ * Indices of `jobs` in the last sorted order (those still there), then the
+ * others in their order. Jobs are found by their `order` when the list is by
+ * increasing integer order, as the engine lists them (else: the list's own order).
+ */
+let startBuffer: Int32Array = new Int32Array(0);
+
+function startingOrder(jobs: readonly ActiveJob[]): Int32Array {
+  const n = jobs.length;
+  const index = (startBuffer = grownInt(startBuffer, n));
+  let filled = 0;
+  const first = n > 0 ? jobs[0].order : 0;
+  const span = n > 0 ? jobs[n - 1].order - first + 1 : 0;
+  let ordered = Number.isInteger(first) && span <= 1e7;
+  for (let i = 1; ordered && i < n; i++) if (!(jobs[i].order > jobs[i - 1].order && Number.isInteger(jobs[i].order))) ordered = false;
+  if (!ordered) {
+    for (let i = 0; i < n; i++) index[i] = i;
+    return index;
+  }
+  if (positionOf.length < span) positionOf = new Int32Array(Math.max(span, 2 * positionOf.length));
+  for (let i = 0; i < n; i++) positionOf[jobs[i].order - first] = i + 1;
+  for (const j of previousSorted) {
+    const at = j.order - first;
+    if (!(at >= 0 && at < span)) continue;
+    const i = positionOf[at] - 1;
+    // The same job (not one of another run with the same order), not taken yet.
+    if (i >= 0 && jobs[i] === j) {
+      index[filled++] = i;
+      positionOf[at] = 0;
+    }
+  }
+  for (let i = 0; i < n; i++) {
+    const at = jobs[i].order - first;
+    if (positionOf[at] !== 0) {
+      index[filled++] = i;
+      positionOf[at] = 0;
+    }
+  }
+  return index;
 }
 
 /** Node usage of a set of running jobs. */
@@ -354,7 +482,7 @@ function selectJobs(jobs: readonly ActiveJob[], options: GlobalMappingOptions): 
   }
   const young = (j: ActiveJob) => isYoung(j, options.limit);
   const pinned = protects === 'preemption' ? () => false : young;
-  let sorted = [...jobs].sort(byPriority);
+  let sorted = sortedByPriority(jobs);
   // Jobs protected from preemption are never the ones dropped. They all run
   // now, so they fit together (pinned ones exactly where they are).
   if (protects !== 'migration') sorted = [...sorted.filter(young), ...sorted.filter((j) => !young(j))];
@@ -375,27 +503,18 @@ function selectJobs(jobs: readonly ActiveJob[], options: GlobalMappingOptions): 
   return { selected, pinned };
 }
 
-/**
- * longestMemoryFeasiblePrefix's working arrays, reused from call to call (it
- * calls no user code); `cpu` and `preCpu` stay all zero (memory-only packing).
- */
-const prefixWork: Record<'gMem' | 'cpu' | 'preMem' | 'preCpu', Float64Array> & Record<'gCount' | 'placement', Int32Array> = {
+/** longestMemoryFeasiblePrefix's working arrays, reused from call to call (it calls no user code). */
+const prefixWork: Record<'gMem' | 'preMem', Float64Array> & { gCount: Int32Array } = {
   gMem: new Float64Array(0),
-  cpu: new Float64Array(0),
   preMem: new Float64Array(0),
-  preCpu: new Float64Array(0),
   gCount: new Int32Array(0),
-  placement: new Int32Array(0),
 };
 
-function prefixWorkspace(jobs: number, tasks: number, nodeCount: number) {
+function prefixWorkspace(jobs: number, nodeCount: number) {
   const w = prefixWork;
   w.gMem = grownFloat(w.gMem, jobs);
-  w.cpu = grownFloat(w.cpu, jobs);
   w.gCount = grownInt(w.gCount, jobs);
-  w.placement = grownInt(w.placement, tasks);
   w.preMem = grownFloat(w.preMem, nodeCount);
-  w.preCpu = grownFloat(w.preCpu, nodeCount);
   return w;
 }
 
@@ -413,17 +532,11 @@ function prefixWorkspace(jobs: number, tasks: number, nodeCount: number) {
 function longestMemoryFeasiblePrefix(sorted: readonly ActiveJob[], pinned: (j: ActiveJob) => boolean, nodeCount: number): number {
   const n = sorted.length;
   const isPinned = new Uint8Array(n);
-  let totalFree = 0;
-  for (let i = 0; i < n; i++) {
-    if (pinned(sorted[i])) isPinned[i] = 1;
-    else totalFree += sorted[i].tasks;
-  }
+  for (let i = 0; i < n; i++) if (pinned(sorted[i])) isPinned[i] = 1;
   // The free tasks of a prefix as groups of equal tasks, as packArrays would
   // form them from the tasks listed one by one: consecutive free jobs with the
   // same memory are one group (CPU requirement 0: memory-only packing).
-  const w = prefixWorkspace(n, totalFree, nodeCount);
-  const { gMem, gCount, cpu, placement, preMem } = w;
-  const preload = { cpu: w.preCpu, mem: preMem };
+  const { gMem, gCount, preMem } = prefixWorkspace(n, nodeCount);
   const fits = (k: number): boolean => {
     preMem.fill(0, 0, nodeCount);
     for (let i = 0; i < k; i++) {
@@ -441,7 +554,7 @@ function longestMemoryFeasiblePrefix(sorted: readonly ActiveJob[], pinned: (j: A
         gCount[groups++] = j.tasks;
       }
     }
-    return packGroups(cpu.subarray(0, groups), gMem.subarray(0, groups), gCount.subarray(0, groups), nodeCount, 8, preload, placement) !== null;
+    return packsMemoryOnly(gMem.subarray(0, groups), gCount.subarray(0, groups), nodeCount, preMem);
   };
   // Necessary condition: total memory of the prefix at most the number of nodes.
   let upper = 0;
@@ -476,31 +589,90 @@ function longestMemoryFeasiblePrefix(sorted: readonly ActiveJob[], pinned: (j: A
 }
 
 /**
- * The last MCB8 search (a copy of its input, and its answer). The search is a
- * function of its input, which often comes back unchanged (a tick with no
- * submission, completion or job leaving the minvt/minft protection since the
- * last one): then its answer is reused. The answer is only read.
+ * The last MCB8 search: a copy of its input (per job: tasks, CPU need and
+ * memory; the hosts of pinned jobs one after the other) and its answer. The
+ * search is a function of its input, which often comes back unchanged (a
+ * tick with no submission, completion or job leaving the minvt/minft
+ * protection since the last one): then its answer is reused. The answer is
+ * only read; its placement is `lastSearch.placement`'s buffer, rewritten by
+ * the next search.
  */
-let lastSearch: { jobs: YieldJob[]; nodeCount: number; variant: McbVariant; tolerance: number; result: YieldJobsResult | null } | undefined;
+const lastSearch: {
+  valid: boolean;
+  count: number;
+  nodeCount: number;
+  variant: McbVariant;
+  tolerance: number;
+  tasks: Int32Array;
+  need: Float64Array;
+  mem: Float64Array;
+  pinned: Uint8Array;
+  hosts: Int32Array;
+  placement: Int32Array;
+  result: YieldJobsResult | null;
+} = {
+  valid: false,
+  count: 0,
+  nodeCount: 0,
+  variant: 8,
+  tolerance: 0,
+  tasks: new Int32Array(0),
+  need: new Float64Array(0),
+  mem: new Float64Array(0),
+  /** Whether each job was pinned; the pinned jobs' hosts, job after job, in `hosts`. */
+  pinned: new Uint8Array(0),
+  hosts: new Int32Array(0),
+  placement: new Int32Array(0),
+  result: null,
+};
 
 function sameSearch(jobs: readonly YieldJob[], nodeCount: number, variant: McbVariant, tolerance: number): boolean {
   const last = lastSearch;
-  if (!last || last.nodeCount !== nodeCount || last.variant !== variant || last.tolerance !== tolerance || last.jobs.length !== jobs.length) return false;
+  if (!last.valid || last.nodeCount !== nodeCount || last.variant !== variant || last.tolerance !== tolerance || last.count !== jobs.length) return false;
+  let h = 0;
   for (let i = 0; i < jobs.length; i++) {
     const a = jobs[i];
-    const b = last.jobs[i];
-    if (a.tasks !== b.tasks || a.cpuNeed !== b.cpuNeed || a.mem !== b.mem || (a.hosts === null) !== (b.hosts === null)) return false;
-    if (a.hosts !== null && b.hosts !== null) for (let k = 0; k < a.tasks; k++) if (a.hosts[k] !== b.hosts[k]) return false;
+    if (a.tasks !== last.tasks[i] || a.cpuNeed !== last.need[i] || a.mem !== last.mem[i] || (a.hosts !== null) !== (last.pinned[i] === 1)) return false;
+    if (a.hosts !== null) for (let k = 0; k < a.tasks; k++) if (a.hosts[k] !== last.hosts[h++]) return false;
   }
   return true;
 }
 
 /** maximizeMinYieldOfJobs, or the last search's answer when the input is the same. */
 function mcb8Search(jobs: readonly YieldJob[], nodeCount: number, variant: McbVariant, tolerance: number): YieldJobsResult | null {
-  if (sameSearch(jobs, nodeCount, variant, tolerance)) return (lastSearch as { result: YieldJobsResult | null }).result;
-  const result = maximizeMinYieldOfJobs(jobs, nodeCount, { variant, tolerance });
-  lastSearch = { jobs: jobs.map((j) => ({ ...j, hosts: j.hosts && Int32Array.from(j.hosts) })), nodeCount, variant, tolerance, result };
-  return result;
+  const last = lastSearch;
+  if (sameSearch(jobs, nodeCount, variant, tolerance)) return last.result;
+  const n = jobs.length;
+  let tasks = 0;
+  let pinnedTasks = 0;
+  for (const j of jobs) {
+    tasks += j.tasks;
+    if (j.hosts !== null) pinnedTasks += j.tasks;
+  }
+  last.placement = grownInt(last.placement, tasks);
+  // Invalid while it is rewritten (a search that throws leaves no stale answer).
+  last.valid = false;
+  last.result = maximizeMinYieldOfJobs(jobs, nodeCount, { variant, tolerance, out: last.placement });
+  last.tasks = grownInt(last.tasks, n);
+  last.need = grownFloat(last.need, n);
+  last.mem = grownFloat(last.mem, n);
+  if (last.pinned.length < n) last.pinned = new Uint8Array(Math.max(n, 2 * last.pinned.length));
+  last.hosts = grownInt(last.hosts, pinnedTasks);
+  let h = 0;
+  for (let i = 0; i < n; i++) {
+    const j = jobs[i];
+    last.tasks[i] = j.tasks;
+    last.need[i] = j.cpuNeed;
+    last.mem[i] = j.mem;
+    last.pinned[i] = j.hosts !== null ? 1 : 0;
+    if (j.hosts !== null) for (let k = 0; k < j.tasks; k++) last.hosts[h++] = j.hosts[k];
+  }
+  last.count = n;
+  last.nodeCount = nodeCount;
+  last.variant = variant;
+  last.tolerance = tolerance;
+  last.valid = true;
+  return last.result;
 }
 
 /**

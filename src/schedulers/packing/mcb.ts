@@ -387,6 +387,135 @@ export function packGroups(
   return remaining === 0 ? placement : null;
 }
 
+/** packsMemoryOnly's working arrays, reused from call to call (it calls no user code). */
+let memWork: { order: Int32Array; size: Float64Array; left: Int32Array; alive: Int32Array; patPos: Int32Array; patUse: Int32Array } | undefined;
+
+/**
+ * Whether MCB8 packs groups of items that use no CPU: the answer of
+ * `packGroups(zeros, mem, count, binCount, 8, { cpu: zeros, mem: preMem }) !== null`
+ * (DFRS asks it of every prefix it tries: which jobs fit in memory at all).
+ * With every CPU size 0, MCB8's two lists are one, sorted by decreasing
+ * memory (ties: group order), and each bin takes, again and again, the first
+ * group in that order with an item that still fits. As the bin fills, that
+ * first group only moves forward, so a bin costs a binary search and a
+ * forward scan over the groups not yet used up, instead of a scan from the
+ * head of the list. Same comparisons with the same slack, on the same
+ * running free memory, so the same answer (tested against packGroups).
+ * Sizes must be numbers ≥ 0 (others: packGroups answers).
+ */
+export function packsMemoryOnly(mem: ArrayLike<number>, count: ArrayLike<number>, binCount: number, preMem?: ArrayLike<number>): boolean {
+  const groups = mem.length;
+  let n = 0;
+  for (let g = 0; g < groups; g++) n += count[g];
+  if (n === 0) return true;
+  if (binCount <= 0) return false;
+  const eps = CAPACITY_EPSILON;
+  for (let g = 0; g < groups; g++) {
+    if (!(mem[g] >= 0)) return packGroups(new Float64Array(groups), mem, count, binCount, 8, preMem && { cpu: new Float64Array(binCount), mem: preMem }) !== null;
+    if (count[g] > 0 && mem[g] > 1 + eps) return false;
+  }
+  if (memWork === undefined || memWork.order.length < groups + 1) {
+    const size = Math.max(groups + 1, 2 * (memWork?.order.length ?? 32));
+    memWork = {
+      order: new Int32Array(size),
+      size: new Float64Array(size),
+      left: new Int32Array(size),
+      alive: new Int32Array(size),
+      patPos: new Int32Array(size),
+      patUse: new Int32Array(size),
+    };
+  }
+  const { order, size, left, alive, patPos, patUse } = memWork;
+  // The groups with items, by decreasing memory, ties by group: MCB8's order (key -max(0, mem)).
+  let m = 0;
+  for (let g = 0; g < groups; g++) if (count[g] > 0) order[m++] = g;
+  const keys = workspace(groups).keys;
+  for (let k = 0; k < m; k++) keys[order[k]] = -mem[order[k]];
+  sortByKey(order, m, keys);
+  for (let k = 0; k < m; k++) {
+    size[k] = mem[order[k]];
+    left[k] = count[order[k]];
+    alive[k] = k;
+  }
+  alive[m] = m;
+  // alive[k]: a position at or after k whose group may still have items (followed until it points to itself).
+  const nextAlive = (k: number): number => {
+    let r = k;
+    while (alive[r] !== r) r = alive[r];
+    while (alive[k] !== r) {
+      const up = alive[k];
+      alive[k] = r;
+      k = up;
+    }
+    return r;
+  };
+  patUse.fill(0, 0, m);
+  let remaining = n;
+  // The last bin's items (positions patPos[0 .. patLen-1], patUse[k] items at
+  // position k) when no group ran out in it: a bin that starts with the same
+  // free memory is then filled the same way (as in packGroups).
+  let patLen = 0;
+  let patFree = NaN;
+  let patRepeatable = false;
+  for (let bin = 0; bin < binCount; bin++) {
+    let free = 1 - (preMem ? preMem[bin] : 0);
+    if (patRepeatable && free === patFree) {
+      let times = binCount - bin;
+      for (let p = 0; p < patLen; p++) times = Math.min(times, Math.floor((left[patPos[p]] - 1) / patUse[patPos[p]]));
+      if (preMem && times > 0) {
+        let t = 1;
+        while (t < times && 1 - preMem[bin + t] === patFree) t++;
+        times = t;
+      }
+      if (times > 0) {
+        for (let p = 0; p < patLen; p++) {
+          const use = patUse[patPos[p]] * times;
+          left[patPos[p]] -= use;
+          remaining -= use;
+        }
+        bin += times - 1;
+        continue;
+      }
+    }
+    for (let p = 0; p < patLen; p++) patUse[patPos[p]] = 0;
+    patLen = 0;
+    patFree = free;
+    patRepeatable = true;
+    // First position whose size fits (sizes decrease along the order).
+    let lo = 0;
+    let hi = m;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (size[mid] <= free + eps) hi = mid;
+      else lo = mid + 1;
+    }
+    let k = nextAlive(lo);
+    while (k < m) {
+      if (size[k] <= free + eps) {
+        free -= size[k];
+        if (--remaining === 0) return true;
+        if (patUse[k]++ === 0) patPos[patLen++] = k;
+        if (--left[k] === 0) {
+          patRepeatable = false;
+          alive[k] = k + 1;
+          k = nextAlive(k + 1);
+        }
+      } else {
+        // This group no longer fits: on to the first later one that does.
+        lo = k + 1;
+        hi = m;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (size[mid] <= free + eps) hi = mid;
+          else lo = mid + 1;
+        }
+        k = nextAlive(lo);
+      }
+    }
+  }
+  return false;
+}
+
 /**
  * Pack two-dimensional items into `binCount` unit bins with MCB`variant`.
  *

@@ -201,11 +201,12 @@ interface YieldSearchInput {
  * calls no user code, so it is never re-entered): typed arrays of a few
  * hundred entries cost more to allocate than a packing of them.
  */
-const work: Record<'cpu' | 'preCpu' | 'pinnedNeed' | 'pinnedMem' | 'load', Float64Array> & Record<'placementA' | 'placementB', Int32Array> = {
+const work: Record<'cpu' | 'preCpu' | 'pinnedNeed' | 'pinnedMem' | 'load', Float64Array> & Record<'placementA' | 'placementB' | 'pinnedHosts', Int32Array> = {
   cpu: new Float64Array(0),
   preCpu: new Float64Array(0),
   placementA: new Int32Array(0),
   placementB: new Int32Array(0),
+  pinnedHosts: new Int32Array(0),
   pinnedNeed: new Float64Array(0),
   pinnedMem: new Float64Array(0),
   load: new Float64Array(0),
@@ -221,10 +222,17 @@ const work: Record<'cpu' | 'preCpu' | 'pinnedNeed' | 'pinnedMem' | 'load', Float
 function searchYield(input: YieldSearchInput, variant: McbVariant, tolerance: number, probeUpperBound: boolean): { best: Int32Array; bestY: number; packings: number } | null {
   const { gNeed, gMem, gCount, pinnedNeed, pinnedMem, hosts, ub } = input;
   let maxPinnedNeed = 0;
-  for (let h = 0; h < hosts; h++) if (pinnedNeed[h] > maxPinnedNeed) maxPinnedNeed = pinnedNeed[h];
+  // Hosts with pinned tasks: a probe rescales only theirs (the others' preload is y × 0 = 0 at every y ≥ 0).
+  const pinnedHosts = (work.pinnedHosts = grownInt(work.pinnedHosts, hosts));
+  let pinnedCount = 0;
+  for (let h = 0; h < hosts; h++) {
+    if (pinnedNeed[h] > maxPinnedNeed) maxPinnedNeed = pinnedNeed[h];
+    if (pinnedNeed[h] !== 0) pinnedHosts[pinnedCount++] = h;
+  }
   // packGroups takes the number of groups from the length of its CPU sizes.
   const cpu = (work.cpu = grownFloat(work.cpu, gNeed.length)).subarray(0, gNeed.length);
   const preCpu = (work.preCpu = grownFloat(work.preCpu, hosts));
+  preCpu.fill(0, 0, hosts);
   const preload = { cpu: preCpu, mem: pinnedMem };
   let packings = 0;
   // Two placement buffers: a probe writes into `scratch`; when it succeeds,
@@ -235,7 +243,7 @@ function searchYield(input: YieldSearchInput, variant: McbVariant, tolerance: nu
   const tryYield = (y: number): Int32Array | null => {
     if (y * maxPinnedNeed > 1 + CAPACITY_EPSILON) return null;
     for (let g = 0; g < gNeed.length; g++) cpu[g] = y * gNeed[g];
-    for (let h = 0; h < hosts; h++) preCpu[h] = y * pinnedNeed[h];
+    for (let k = 0; k < pinnedCount; k++) preCpu[pinnedHosts[k]] = y * pinnedNeed[pinnedHosts[k]];
     packings++;
     const p = packGroups(cpu, gMem, gCount, hosts, variant, preload, scratch);
     if (p) [scratch, spare] = [spare, scratch];
@@ -293,7 +301,14 @@ export interface YieldJobsResult {
  * order, the same groups of equal free tasks, the same probes). DFRS's MCB8
  * calls it at every decision.
  */
-export function maximizeMinYieldOfJobs(jobs: readonly YieldJob[], hosts: number, options: Omit<YieldSearchOptions, 'fixedHost'> = {}): YieldJobsResult | null {
+export function maximizeMinYieldOfJobs(
+  jobs: readonly YieldJob[],
+  hosts: number,
+  options: Omit<YieldSearchOptions, 'fixedHost'> & {
+    /** Receives the placement when it has room for every task (the result's placement is then `out` or its start): a caller searching often can reuse one buffer. */
+    out?: Int32Array;
+  } = {},
+): YieldJobsResult | null {
   const variant = checkVariant(options.variant ?? 8);
   const tolerance = options.tolerance ?? 0.01;
   const src = 'maximizeMinYieldOfJobs';
@@ -353,7 +368,8 @@ export function maximizeMinYieldOfJobs(jobs: readonly YieldJob[], hosts: number,
   const { best, bestY, packings } = found;
 
   // Every task's host, and the load per host summed in task order (placementMinYield).
-  const placement = new Int32Array(n);
+  const out = options.out;
+  const placement = out === undefined || out.length < n ? new Int32Array(n) : out.length === n ? out : out.subarray(0, n);
   const load = (work.load = grownFloat(work.load, hosts));
   load.fill(0, 0, hosts);
   let maxLoad = 0;
