@@ -471,7 +471,7 @@ export function isYoung(j: ActiveJob, limit: GlobalMappingOptions['limit']): boo
  * The jobs MCB8 tries to run, by decreasing priority (jobs protected from
  * preemption first), and which of them keep their nodes.
  */
-function selectJobs(jobs: readonly ActiveJob[], options: GlobalMappingOptions): { selected: ActiveJob[]; pinned: (j: ActiveJob) => boolean } {
+function selectJobs(jobs: readonly ActiveJob[], options: GlobalMappingOptions): { selected: ActiveJob[]; pinned: (j: ActiveJob) => boolean; byPriority: boolean } {
   const protects = options.limitProtects ?? 'migration';
   const dropRule = options.dropRule ?? 'lowest-priority';
   if (protects !== 'migration' && protects !== 'preemption' && protects !== 'both') {
@@ -482,6 +482,8 @@ function selectJobs(jobs: readonly ActiveJob[], options: GlobalMappingOptions): 
   }
   const young = (j: ActiveJob) => isYoung(j, options.limit);
   const pinned = protects === 'preemption' ? () => false : young;
+  // Every job kept: the order only matters if one must be dropped later (mcb8Mapping sorts then).
+  if (protects === 'migration' && dropRule === 'lowest-priority' && allFitInMemory(jobs, pinned, options.nodeCount)) return { selected: [...jobs], pinned, byPriority: false };
   let sorted = sortedByPriority(jobs);
   // Jobs protected from preemption are never the ones dropped. They all run
   // now, so they fit together (pinned ones exactly where they are).
@@ -500,7 +502,50 @@ function selectJobs(jobs: readonly ActiveJob[], options: GlobalMappingOptions): 
       }
     }
   }
-  return { selected, pinned };
+  return { selected, pinned, byPriority: true };
+}
+
+/**
+ * Whether longestMemoryFeasiblePrefix keeps every job of the list sorted by
+ * priority, found without sorting it. Its answer is every job when the
+ * memory summed in priority order stays within the nodes and the memory-only
+ * packing of all jobs succeeds. That packing's outcome depends only on the
+ * sizes of the free tasks (equal sizes are interchangeable, whatever group
+ * they come from) and on the pinned memory per node, summed in priority
+ * order: so the pinned jobs alone are sorted. The memory total is taken in
+ * list order and must be under the bound by a margin far above what the
+ * order of a float sum can change; jobs listed by increasing integer order
+ * (as the engine lists them), no NaN priority. Otherwise: false, and the
+ * caller sorts.
+ */
+function allFitInMemory(jobs: readonly ActiveJob[], pinned: (j: ActiveJob) => boolean, nodeCount: number): boolean {
+  const n = jobs.length;
+  if (n === 0) return false;
+  let total = 0;
+  const pinnedJobs: ActiveJob[] = [];
+  for (let i = 0; i < n; i++) {
+    const j = jobs[i];
+    if (!Number.isInteger(j.order) || (i > 0 && !(j.order > jobs[i - 1].order))) return false;
+    if (Number.isNaN(j.priority ?? jobPriority(j.flowTime, j.virtualTime))) return false;
+    total += j.tasks * j.mem;
+    if (pinned(j)) pinnedJobs.push(j);
+  }
+  if (!(total <= nodeCount + EPS - 1e-9)) return false;
+  if (pinnedJobs.length > 1) pinnedJobs.sort(byPriority);
+  const { gMem, gCount, preMem } = prefixWorkspace(n, nodeCount);
+  preMem.fill(0, 0, nodeCount);
+  for (const j of pinnedJobs) for (let t = 0; t < j.tasks; t++) preMem[(j.nodes as Int32Array)[t]] += j.mem;
+  for (let i = 0; i < nodeCount; i++) if (preMem[i] > 1 + EPS) return false;
+  let groups = 0;
+  for (const j of jobs) {
+    if (j.tasks === 0 || pinned(j)) continue;
+    if (groups > 0 && gMem[groups - 1] === j.mem) gCount[groups - 1] += j.tasks;
+    else {
+      gMem[groups] = j.mem;
+      gCount[groups++] = j.tasks;
+    }
+  }
+  return packsMemoryOnly(gMem.subarray(0, groups), gCount.subarray(0, groups), nodeCount, preMem);
 }
 
 /** longestMemoryFeasiblePrefix's working arrays, reused from call to call (it calls no user code). */
@@ -594,8 +639,7 @@ function longestMemoryFeasiblePrefix(sorted: readonly ActiveJob[], pinned: (j: A
  * search is a function of its input, which often comes back unchanged (a
  * tick with no submission, completion or job leaving the minvt/minft
  * protection since the last one): then its answer is reused. The answer is
- * only read; its placement is `lastSearch.placement`'s buffer, rewritten by
- * the next search.
+ * only read: the jobs' nodes are views of its placement.
  */
 const lastSearch: {
   valid: boolean;
@@ -608,7 +652,6 @@ const lastSearch: {
   mem: Float64Array;
   pinned: Uint8Array;
   hosts: Int32Array;
-  placement: Int32Array;
   result: YieldJobsResult | null;
 } = {
   valid: false,
@@ -622,7 +665,6 @@ const lastSearch: {
   /** Whether each job was pinned; the pinned jobs' hosts, job after job, in `hosts`. */
   pinned: new Uint8Array(0),
   hosts: new Int32Array(0),
-  placement: new Int32Array(0),
   result: null,
 };
 
@@ -643,16 +685,11 @@ function mcb8Search(jobs: readonly YieldJob[], nodeCount: number, variant: McbVa
   const last = lastSearch;
   if (sameSearch(jobs, nodeCount, variant, tolerance)) return last.result;
   const n = jobs.length;
-  let tasks = 0;
   let pinnedTasks = 0;
-  for (const j of jobs) {
-    tasks += j.tasks;
-    if (j.hosts !== null) pinnedTasks += j.tasks;
-  }
-  last.placement = grownInt(last.placement, tasks);
+  for (const j of jobs) if (j.hosts !== null) pinnedTasks += j.tasks;
   // Invalid while it is rewritten (a search that throws leaves no stale answer).
   last.valid = false;
-  last.result = maximizeMinYieldOfJobs(jobs, nodeCount, { variant, tolerance, out: last.placement });
+  last.result = maximizeMinYieldOfJobs(jobs, nodeCount, { variant, tolerance });
   last.tasks = grownInt(last.tasks, n);
   last.need = grownFloat(last.need, n);
   last.mem = grownFloat(last.mem, n);
@@ -685,10 +722,18 @@ function mcb8Search(jobs: readonly YieldJob[], nodeCount: number, variant: McbVa
  */
 export function mcb8Mapping(jobs: readonly ActiveJob[], options: GlobalMappingOptions): GlobalMappingResult {
   const { nodeCount } = options;
-  const { selected: sorted, pinned } = selectJobs(jobs, options);
+  const selection = selectJobs(jobs, options);
+  const { pinned } = selection;
+  let sorted = selection.selected;
+  let byPriority = selection.byPriority;
   let keep = sorted.length;
   let dropped = jobs.length - keep;
   for (; keep > 0; keep--, dropped++) {
+    // Every job was kept without sorting: dropping one needs the priority order.
+    if (!byPriority && keep < sorted.length) {
+      sorted = sortedByPriority(jobs);
+      byPriority = true;
+    }
     // Priority decides who is dropped; the packer sees the kept jobs in
     // submission order, so that repacking an unchanged set gives the same
     // mapping (the paper: MCB8 "always considers the tasks and the nodes in
@@ -703,7 +748,8 @@ export function mcb8Mapping(jobs: readonly ActiveJob[], options: GlobalMappingOp
     const placement = res.placement;
     let t = 0;
     for (const j of kept) {
-      mapping.set(j, sameNodes(j.nodes, placement, t) ? (j.nodes as Int32Array) : placement.slice(t, t + j.tasks));
+      // A view: the placement is never written (a repeated search returns it again).
+      mapping.set(j, sameNodes(j.nodes, placement, t) ? (j.nodes as Int32Array) : placement.subarray(t, t + j.tasks));
       t += j.tasks;
     }
     return { mapping, considered: jobs.length, dropped, level: res.yield };
@@ -728,10 +774,17 @@ export function mcb8StretchMapping(
   const { nodeCount } = options;
   const tolerance = options.tolerance ?? 0.01;
   const variant = options.variant ?? 8;
-  const { selected: sorted, pinned } = selectJobs(jobs, options);
+  const selection = selectJobs(jobs, options);
+  const { pinned } = selection;
+  let sorted = selection.selected;
+  let byPriority = selection.byPriority;
   let keep = sorted.length;
   let dropped = jobs.length - keep;
   for (; keep > 0; keep--, dropped++) {
+    if (!byPriority && keep < sorted.length) {
+      sorted = sortedByPriority(jobs); // see mcb8Mapping
+      byPriority = true;
+    }
     const kept = keptInOrder(jobs, sorted, keep); // see mcb8Mapping
     const free = kept.filter((j) => !pinned(j));
     const fixedJobs = kept.filter(pinned);
@@ -778,11 +831,12 @@ export function mcb8StretchMapping(
     }
     const mapping = new Map<ActiveJob, Int32Array>();
     let t = 0;
+    // Views of the packing (a new array per attempt, never written again); pinned jobs keep their array.
     for (const j of free) {
-      mapping.set(j, Int32Array.from(best.subarray(t, t + j.tasks)));
+      mapping.set(j, best.subarray(t, t + j.tasks));
       t += j.tasks;
     }
-    for (const j of fixedJobs) mapping.set(j, Int32Array.from(j.nodes as Int32Array));
+    for (const j of fixedJobs) mapping.set(j, j.nodes as Int32Array);
     return { mapping, considered: jobs.length, dropped, level: lo };
   }
   return { mapping: new Map(), considered: jobs.length, dropped: jobs.length, level: 0 };

@@ -301,14 +301,7 @@ export interface YieldJobsResult {
  * order, the same groups of equal free tasks, the same probes). DFRS's MCB8
  * calls it at every decision.
  */
-export function maximizeMinYieldOfJobs(
-  jobs: readonly YieldJob[],
-  hosts: number,
-  options: Omit<YieldSearchOptions, 'fixedHost'> & {
-    /** Receives the placement when it has room for every task (the result's placement is then `out` or its start): a caller searching often can reuse one buffer. */
-    out?: Int32Array;
-  } = {},
-): YieldJobsResult | null {
+export function maximizeMinYieldOfJobs(jobs: readonly YieldJob[], hosts: number, options: Omit<YieldSearchOptions, 'fixedHost'> = {}): YieldJobsResult | null {
   const variant = checkVariant(options.variant ?? 8);
   const tolerance = options.tolerance ?? 0.01;
   const src = 'maximizeMinYieldOfJobs';
@@ -368,8 +361,7 @@ export function maximizeMinYieldOfJobs(
   const { best, bestY, packings } = found;
 
   // Every task's host, and the load per host summed in task order (placementMinYield).
-  const out = options.out;
-  const placement = out === undefined || out.length < n ? new Int32Array(n) : out.length === n ? out : out.subarray(0, n);
+  const placement = new Int32Array(n);
   const load = (work.load = grownFloat(work.load, hosts));
   load.fill(0, 0, hosts);
   let maxLoad = 0;
