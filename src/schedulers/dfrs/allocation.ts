@@ -323,12 +323,20 @@ function growLpScratch(jobCount: number, nodeCount: number, entries: number): vo
  * them) throw a SolverError rather than falling back to the lower bounds,
  * which would be a silently worse allocation.
  */
-function weightedLp(jobs: readonly MappedJob[], nodeCount: number, lower: ArrayLike<number>, weight: ArrayLike<number>): Float64Array {
+function weightedLp(
+  jobs: readonly MappedJob[],
+  nodeCount: number,
+  lower: Float64Array,
+  /** Per job; null: every weight 1. */
+  weight: ArrayLike<number> | null,
+  /** nodeCoefficientArrays(jobs, nodeCount) when the caller has it (after growScratch). */
+  given?: { start: Int32Array; job: Int32Array; coef: Float64Array },
+): Float64Array {
   const n = jobs.length;
-  const y = Float64Array.from(lower);
+  const y = new Float64Array(lower);
   if (n === 0) return y;
   growScratch(nodeCount, n);
-  const perNode = nodeCoefficientArrays(jobs, nodeCount);
+  const perNode = given ?? nodeCoefficientArrays(jobs, nodeCount);
   const { start, job: entryJob, coef: entryCoef } = perNode;
   growLpScratch(n, nodeCount, n + start[nodeCount]);
   const { kept, scale, column, jobOf, fill, starts, cost, nodeRow, rhs, rowOf, coef } = lpScratch;
@@ -359,7 +367,7 @@ function weightedLp(jobs: readonly MappedJob[], nodeCount: number, lower: ArrayL
     jobOf[cols] = j;
     fill[cols] = 1;
     rhs[cols] = 1;
-    cost[cols] = weight[j] * scale[j];
+    cost[cols] = weight === null ? scale[j] : weight[j] * scale[j];
     cols++;
   }
   if (cols === 0) return y;
@@ -453,14 +461,22 @@ function columnModel(lp: PackingLp, names: { row(r: number): string; col(c: numb
  * 1/max(1,Λ) ≤ y_j ≤ 1 and, on every node, Σ y_j × need_j ≤ 1.
  */
 export function maxAvgYields(jobs: readonly MappedJob[], nodeCount: number): Float64Array {
-  const base = uniformYield(jobs, nodeCount);
-  const lower = jobs.map((j) => Math.min(base, j.maxYield ?? 1));
-  return weightedLp(
-    jobs,
-    nodeCount,
-    lower,
-    jobs.map(() => 1),
-  );
+  const n = jobs.length;
+  if (n === 0) return new Float64Array(0);
+  growScratch(nodeCount, n);
+  const perNode = nodeCoefficientArrays(jobs, nodeCount);
+  // Λ from the per-node entries: the same additions in the same order as maxNodeLoad (0 + x is x).
+  const { start, coef } = perNode;
+  let maxLoad = 0;
+  for (let i = 0; i < nodeCount; i++) {
+    let load = 0;
+    for (let e = start[i]; e < start[i + 1]; e++) load += coef[e];
+    if (load > maxLoad) maxLoad = load;
+  }
+  const base = 1 / Math.max(1, maxLoad);
+  const lower = new Float64Array(n);
+  for (let j = 0; j < n; j++) lower[j] = Math.min(base, jobs[j].maxYield ?? 1);
+  return weightedLp(jobs, nodeCount, lower, null, perNode);
 }
 
 /** What MCB8-stretch knows about a job at a scheduling event (section 4.7). */
@@ -775,13 +791,14 @@ export function minAvgStretchYields(
   // Common inverse stretch reachable by all jobs: bisection on s, on the nodes' brackets.
   growScratch(nodeCount, n);
   const cap = jobs.map((j) => j.maxYield ?? 1);
-  const nodes = new StretchNodes(nodeCoefficientArrays(jobs, nodeCount), states, nodeCount, period, cap, new Uint8Array(n).fill(1), new Float64Array(n));
+  const perNode = nodeCoefficientArrays(jobs, nodeCount);
+  const nodes = new StretchNodes(perNode, states, nodeCount, period, cap, new Uint8Array(n).fill(1), new Float64Array(n));
   nodes.narrowAll();
   let lo = 0;
   let hi = 1;
   if (nodes.feasible(1)) lo = 1;
   else for (let it = 0; it < 60; it++) (nodes.feasible((lo + hi) / 2) ? (lo = (lo + hi) / 2) : (hi = (lo + hi) / 2));
-  const lower = jobs.map((_, j) => nodes.yAt(j, lo));
+  const lower = Float64Array.from(jobs, (_, j) => nodes.yAt(j, lo));
   const raw = states.map((st, j) => {
     const d = st.virtualTime + lower[j] * period;
     return ((st.flowTime + period) * period) / Math.max(d * d, 1e-6);
@@ -793,6 +810,7 @@ export function minAvgStretchYields(
     nodeCount,
     lower,
     raw.map((w) => Math.max(w / top, 1e-9)),
+    perNode,
   );
 }
 
