@@ -450,6 +450,17 @@ export function packsMemoryOnly(mem: ArrayLike<number>, count: ArrayLike<number>
     return r;
   };
   patUse.fill(0, 0, m);
+  // The first position at or after `from` whose size fits in `free` (sizes decrease along the order).
+  const firstFitting = (from: number, free: number): number => {
+    let lo = from;
+    let hi = m;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (size[mid] <= free + eps) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  };
   let remaining = n;
   // The last bin's items (positions patPos[0 .. patLen-1], patUse[k] items at
   // position k) when no group ran out in it: a bin that starts with the same
@@ -481,15 +492,7 @@ export function packsMemoryOnly(mem: ArrayLike<number>, count: ArrayLike<number>
     patLen = 0;
     patFree = free;
     patRepeatable = true;
-    // First position whose size fits (sizes decrease along the order).
-    let lo = 0;
-    let hi = m;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (size[mid] <= free + eps) hi = mid;
-      else lo = mid + 1;
-    }
-    let k = nextAlive(lo);
+    let k = nextAlive(firstFitting(0, free));
     while (k < m) {
       if (size[k] <= free + eps) {
         free -= size[k];
@@ -502,14 +505,7 @@ export function packsMemoryOnly(mem: ArrayLike<number>, count: ArrayLike<number>
         }
       } else {
         // This group no longer fits: on to the first later one that does.
-        lo = k + 1;
-        hi = m;
-        while (lo < hi) {
-          const mid = (lo + hi) >> 1;
-          if (size[mid] <= free + eps) hi = mid;
-          else lo = mid + 1;
-        }
-        k = nextAlive(lo);
+        k = nextAlive(firstFitting(k + 1, free));
       }
     }
   }
