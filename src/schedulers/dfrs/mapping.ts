@@ -144,25 +144,23 @@ function sortByPriorityKeys(index: Int32Array, n: number, key: Float64Array, ord
   throw new InvariantError('dfrs/priority-sort', `the priority order did not settle on ${n} jobs`);
 }
 
-/**
- * Indices of `jobs` in the last sorted order (those still there), then the
- * others in their order. Jobs are found by their `order` when the list is by
- * increasing integer order, as the engine lists them (else: the list's own order).
- */
 let startBuffer: Int32Array = new Int32Array(0);
 
+/**
+ * Indices of `jobs` in the last sorted order (those still there), then the
+ * others in their order. Jobs are found by their `order` when the list is the
+ * engine's (`orderSpan`; else: the list's own order).
+ */
 function startingOrder(jobs: readonly ActiveJob[]): Int32Array {
   const n = jobs.length;
   const index = (startBuffer = grownInt(startBuffer, n));
   let filled = 0;
-  const first = n > 0 ? jobs[0].order : 0;
-  const span = n > 0 ? jobs[n - 1].order - first + 1 : 0;
-  let ordered = Number.isInteger(first) && span <= 1e7;
-  for (let i = 1; ordered && i < n; i++) if (!(jobs[i].order > jobs[i - 1].order && Number.isInteger(jobs[i].order))) ordered = false;
-  if (!ordered) {
+  const span = orderSpan(jobs);
+  if (span < 0) {
     for (let i = 0; i < n; i++) index[i] = i;
     return index;
   }
+  const first = n > 0 ? jobs[0].order : 0;
   if (positionOf.length < span) positionOf = new Int32Array(Math.max(span, 2 * positionOf.length));
   for (let i = 0; i < n; i++) positionOf[jobs[i].order - first] = i + 1;
   for (const j of previousSorted) {
@@ -183,6 +181,21 @@ function startingOrder(jobs: readonly ActiveJob[]): Int32Array {
     }
   }
   return index;
+}
+
+/**
+ * The span of the jobs' orders (last - first + 1, at most 1e7) when they are
+ * listed by increasing integer order, as the engine lists the jobs in the
+ * system; -1 otherwise. Then a job's order minus the first one indexes an array.
+ */
+function orderSpan(jobs: readonly ActiveJob[]): number {
+  const n = jobs.length;
+  if (n === 0) return 0;
+  const first = jobs[0].order;
+  const span = jobs[n - 1].order - first + 1;
+  if (!Number.isInteger(first) || !(span <= 1e7)) return -1;
+  for (let i = 1; i < n; i++) if (!(jobs[i].order > jobs[i - 1].order && Number.isInteger(jobs[i].order))) return -1;
+  return span;
 }
 
 /** Node usage of a set of running jobs. */
@@ -445,11 +458,9 @@ let markEpoch = 0;
  */
 function keptInOrder(all: readonly ActiveJob[], chosen: readonly ActiveJob[], keep: number): ActiveJob[] {
   const n = all.length;
+  const span = orderSpan(all);
+  if (span < 0) return bySubmission(chosen.slice(0, keep));
   const first = n > 0 ? all[0].order : 0;
-  const span = n > 0 ? all[n - 1].order - first + 1 : 0;
-  let ordered = Number.isInteger(first) && span <= 1e7;
-  for (let i = 1; ordered && i < n; i++) if (!(all[i].order > all[i - 1].order && Number.isInteger(all[i].order))) ordered = false;
-  if (!ordered) return bySubmission(chosen.slice(0, keep));
   if (marks.length < span) marks = new Int32Array(Math.max(span, 2 * marks.length));
   if (++markEpoch === 2 ** 31 - 1) {
     marks.fill(0);
@@ -471,7 +482,23 @@ export function isYoung(j: ActiveJob, limit: GlobalMappingOptions['limit']): boo
  * The jobs MCB8 tries to run, by decreasing priority (jobs protected from
  * preemption first), and which of them keep their nodes.
  */
-function selectJobs(jobs: readonly ActiveJob[], options: GlobalMappingOptions): { selected: ActiveJob[]; pinned: (j: ActiveJob) => boolean; byPriority: boolean } {
+/** What selectJobs returns: the jobs MCB8 tries to run, in priority order unless `byPriority` is false (then all jobs, as listed). */
+interface Selection {
+  selected: ActiveJob[];
+  pinned: (j: ActiveJob) => boolean;
+  byPriority: boolean;
+}
+
+/** The selection in priority order when fewer than all of it are kept (sorted then, once): the list keptInOrder takes `keep` jobs from. */
+function selectionFor(selection: Selection, jobs: readonly ActiveJob[], keep: number): ActiveJob[] {
+  if (!selection.byPriority && keep < selection.selected.length) {
+    selection.selected = sortedByPriority(jobs);
+    selection.byPriority = true;
+  }
+  return selection.selected;
+}
+
+function selectJobs(jobs: readonly ActiveJob[], options: GlobalMappingOptions): Selection {
   const protects = options.limitProtects ?? 'migration';
   const dropRule = options.dropRule ?? 'lowest-priority';
   if (protects !== 'migration' && protects !== 'preemption' && protects !== 'both') {
@@ -520,32 +547,21 @@ function selectJobs(jobs: readonly ActiveJob[], options: GlobalMappingOptions): 
  */
 function allFitInMemory(jobs: readonly ActiveJob[], pinned: (j: ActiveJob) => boolean, nodeCount: number): boolean {
   const n = jobs.length;
-  if (n === 0) return false;
+  if (n === 0 || orderSpan(jobs) < 0) return false;
   let total = 0;
   const pinnedJobs: ActiveJob[] = [];
-  for (let i = 0; i < n; i++) {
-    const j = jobs[i];
-    if (!Number.isInteger(j.order) || (i > 0 && !(j.order > jobs[i - 1].order))) return false;
+  const freeJobs: ActiveJob[] = [];
+  for (const j of jobs) {
     if (Number.isNaN(j.priority ?? jobPriority(j.flowTime, j.virtualTime))) return false;
     total += j.tasks * j.mem;
-    if (pinned(j)) pinnedJobs.push(j);
+    (pinned(j) ? pinnedJobs : freeJobs).push(j);
   }
   if (!(total <= nodeCount + EPS - 1e-9)) return false;
+  // The pinned jobs by priority (their memory summed in that order), then the free ones as listed.
   if (pinnedJobs.length > 1) pinnedJobs.sort(byPriority);
-  const { gMem, gCount, preMem } = prefixWorkspace(n, nodeCount);
-  preMem.fill(0, 0, nodeCount);
-  for (const j of pinnedJobs) for (let t = 0; t < j.tasks; t++) preMem[(j.nodes as Int32Array)[t]] += j.mem;
-  for (let i = 0; i < nodeCount; i++) if (preMem[i] > 1 + EPS) return false;
-  let groups = 0;
-  for (const j of jobs) {
-    if (j.tasks === 0 || pinned(j)) continue;
-    if (groups > 0 && gMem[groups - 1] === j.mem) gCount[groups - 1] += j.tasks;
-    else {
-      gMem[groups] = j.mem;
-      gCount[groups++] = j.tasks;
-    }
-  }
-  return packsMemoryOnly(gMem.subarray(0, groups), gCount.subarray(0, groups), nodeCount, preMem);
+  const isPinned = new Uint8Array(n);
+  isPinned.fill(1, 0, pinnedJobs.length);
+  return memoryPrefixFits([...pinnedJobs, ...freeJobs], n, isPinned, nodeCount);
 }
 
 /** longestMemoryFeasiblePrefix's working arrays, reused from call to call (it calls no user code). */
@@ -564,6 +580,34 @@ function prefixWorkspace(jobs: number, nodeCount: number) {
 }
 
 /**
+ * Whether the first k jobs of `list` fit in memory (CPU requirement 0): the
+ * pinned ones (isPinned[i]) on their nodes, memory summed in list order, and
+ * the free ones packed by MCB8 as groups of equal tasks, as packArrays would
+ * form them from the tasks listed one by one (consecutive free jobs with the
+ * same memory are one group).
+ */
+function memoryPrefixFits(list: readonly ActiveJob[], k: number, isPinned: Uint8Array, nodeCount: number): boolean {
+  const { gMem, gCount, preMem } = prefixWorkspace(k, nodeCount);
+  preMem.fill(0, 0, nodeCount);
+  for (let i = 0; i < k; i++) {
+    const j = list[i];
+    if (isPinned[i]) for (let t = 0; t < j.tasks; t++) preMem[(j.nodes as Int32Array)[t]] += j.mem;
+  }
+  for (let i = 0; i < nodeCount; i++) if (preMem[i] > 1 + EPS) return false;
+  let groups = 0;
+  for (let i = 0; i < k; i++) {
+    const j = list[i];
+    if (isPinned[i] || j.tasks === 0) continue;
+    if (groups > 0 && gMem[groups - 1] === j.mem) gCount[groups - 1] += j.tasks;
+    else {
+      gMem[groups] = j.mem;
+      gCount[groups++] = j.tasks;
+    }
+  }
+  return packsMemoryOnly(gMem.subarray(0, groups), gCount.subarray(0, groups), nodeCount, preMem);
+}
+
+/**
  * Drop lowest-priority jobs until the memory-only packing (CPU requirement 0,
  * i.e. "some yield") of the remaining prefix succeeds. Returns the prefix length.
  *
@@ -578,29 +622,7 @@ function longestMemoryFeasiblePrefix(sorted: readonly ActiveJob[], pinned: (j: A
   const n = sorted.length;
   const isPinned = new Uint8Array(n);
   for (let i = 0; i < n; i++) if (pinned(sorted[i])) isPinned[i] = 1;
-  // The free tasks of a prefix as groups of equal tasks, as packArrays would
-  // form them from the tasks listed one by one: consecutive free jobs with the
-  // same memory are one group (CPU requirement 0: memory-only packing).
-  const { gMem, gCount, preMem } = prefixWorkspace(n, nodeCount);
-  const fits = (k: number): boolean => {
-    preMem.fill(0, 0, nodeCount);
-    for (let i = 0; i < k; i++) {
-      const j = sorted[i];
-      if (isPinned[i]) for (let t = 0; t < j.tasks; t++) preMem[(j.nodes as Int32Array)[t]] += j.mem;
-    }
-    for (let i = 0; i < nodeCount; i++) if (preMem[i] > 1 + EPS) return false;
-    let groups = 0;
-    for (let i = 0; i < k; i++) {
-      const j = sorted[i];
-      if (isPinned[i] || j.tasks === 0) continue;
-      if (groups > 0 && gMem[groups - 1] === j.mem) gCount[groups - 1] += j.tasks;
-      else {
-        gMem[groups] = j.mem;
-        gCount[groups++] = j.tasks;
-      }
-    }
-    return packsMemoryOnly(gMem.subarray(0, groups), gCount.subarray(0, groups), nodeCount, preMem);
-  };
+  const fits = (k: number): boolean => memoryPrefixFits(sorted, k, isPinned, nodeCount);
   // Necessary condition: total memory of the prefix at most the number of nodes.
   let upper = 0;
   let total = 0;
@@ -724,22 +746,15 @@ export function mcb8Mapping(jobs: readonly ActiveJob[], options: GlobalMappingOp
   const { nodeCount } = options;
   const selection = selectJobs(jobs, options);
   const { pinned } = selection;
-  let sorted = selection.selected;
-  let byPriority = selection.byPriority;
-  let keep = sorted.length;
+  let keep = selection.selected.length;
   let dropped = jobs.length - keep;
   for (; keep > 0; keep--, dropped++) {
-    // Every job was kept without sorting: dropping one needs the priority order.
-    if (!byPriority && keep < sorted.length) {
-      sorted = sortedByPriority(jobs);
-      byPriority = true;
-    }
     // Priority decides who is dropped; the packer sees the kept jobs in
     // submission order, so that repacking an unchanged set gives the same
     // mapping (the paper: MCB8 "always considers the tasks and the nodes in
     // the same order"; listing by priority, which changes all the time, would
     // reshuffle equal-sized jobs at every call and cause needless migrations).
-    const kept = keptInOrder(jobs, sorted, keep);
+    const kept = keptInOrder(jobs, selectionFor(selection, jobs, keep), keep);
     // The jobs' tasks one after the other, a pinned job's on its nodes.
     const yieldJobs: YieldJob[] = kept.map((j) => ({ tasks: j.tasks, cpuNeed: j.need, mem: j.mem, hosts: pinned(j) ? j.nodes : null }));
     const res = mcb8Search(yieldJobs, nodeCount, options.variant ?? 8, options.tolerance ?? 0.01);
@@ -776,16 +791,10 @@ export function mcb8StretchMapping(
   const variant = options.variant ?? 8;
   const selection = selectJobs(jobs, options);
   const { pinned } = selection;
-  let sorted = selection.selected;
-  let byPriority = selection.byPriority;
-  let keep = sorted.length;
+  let keep = selection.selected.length;
   let dropped = jobs.length - keep;
   for (; keep > 0; keep--, dropped++) {
-    if (!byPriority && keep < sorted.length) {
-      sorted = sortedByPriority(jobs); // see mcb8Mapping
-      byPriority = true;
-    }
-    const kept = keptInOrder(jobs, sorted, keep); // see mcb8Mapping
+    const kept = keptInOrder(jobs, selectionFor(selection, jobs, keep), keep); // see mcb8Mapping
     const free = kept.filter((j) => !pinned(j));
     const fixedJobs = kept.filter(pinned);
     // A free job's tasks are one group of equal items for the packer (the same
