@@ -478,10 +478,6 @@ export function isYoung(j: ActiveJob, limit: GlobalMappingOptions['limit']): boo
   return (limit.kind === 'minvt' ? j.virtualTime : j.flowTime) < limit.seconds;
 }
 
-/**
- * The jobs MCB8 tries to run, by decreasing priority (jobs protected from
- * preemption first), and which of them keep their nodes.
- */
 /** What selectJobs returns: the jobs MCB8 tries to run, in priority order unless `byPriority` is false (then all jobs, as listed). */
 interface Selection {
   selected: ActiveJob[];
@@ -498,6 +494,12 @@ function selectionFor(selection: Selection, jobs: readonly ActiveJob[], keep: nu
   return selection.selected;
 }
 
+/**
+ * The jobs MCB8 tries to run, by decreasing priority (jobs protected from
+ * preemption first), and which of them keep their nodes; when every job fits
+ * in memory (allFitInMemory), all of them as listed, unsorted (selectionFor
+ * sorts them if one must be dropped after all).
+ */
 function selectJobs(jobs: readonly ActiveJob[], options: GlobalMappingOptions): Selection {
   const protects = options.limitProtects ?? 'migration';
   const dropRule = options.dropRule ?? 'lowest-priority';
